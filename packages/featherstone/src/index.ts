@@ -1,1 +1,18 @@
-export {};
+export * from './shapes.js';
+export * from './spatial.js';
+export { JointType, JOINT_NQ, JOINT_NV, JOINT_TYPE_NAMES, integrateJoint, jointTransform, motionSubspace, neutralJointQ } from './joints.js';
+export type { JointTypeName, JointTypeCode } from './joints.js';
+export * from './model.js';
+export * from './state.js';
+export * from './kinematics.js';
+export { forwardDynamics, forceLinkToWorld, forceWorldToLink, passiveForce } from './aba.js';
+export * from './deltas.js';
+export { inverseDynamics } from './rnea.js';
+export { massMatrix } from './crba.js';
+export * from './energy.js';
+export * from './integrate.js';
+
+import { forwardDynamics as abmAccelerations } from './aba.js';
+import { accelerationDeltas as abmAccelerationDeltas } from './deltas.js';
+/** The names of the Kokkevis paper: ABM.Accelerations (forward dynamics) and ABM.AccelerationDeltas. */
+export const ABM = Object.freeze({ Accelerations: abmAccelerations, AccelerationDeltas: abmAccelerationDeltas });

@@ -1,0 +1,65 @@
+/**
+ * Energy and momentum of an articulated body. Require forwardKinematics (with velocities) on the
+ * state first.
+ */
+import { forceLinkToWorld } from './aba.js';
+import type { Model } from './model.js';
+import { mulMat6Vec, type Arr } from './spatial.js';
+import type { State } from './state.js';
+
+/** Kinetic energy 1/2 sum v_i . I_i v_i (joules). */
+export function kineticEnergy(model: Model, state: State): number {
+  const { v, tmp } = state.work;
+  let e = 0;
+  for (let i = 0; i < model.nLinks; i++) {
+    mulMat6Vec(model.I, 36 * i, v, 6 * i, tmp, 0);
+    for (let k = 0; k < 6; k++) e += v[6 * i + k] * tmp[k];
+  }
+  return 0.5 * e;
+}
+
+/** Potential energy in the state's gravity, zero at the world origin: -sum m_i g . c_i (joules). */
+export function potentialEnergy(model: Model, state: State): number {
+  const P = state.work.pose, g = state.gravity;
+  let e = 0;
+  for (let i = 0; i < model.nLinks; i++) {
+    const po = 12 * i, co = 3 * i;
+    const cx = model.com[co], cy = model.com[co + 1], cz = model.com[co + 2];
+    const wx = P[po] * cx + P[po + 1] * cy + P[po + 2] * cz + P[po + 9];
+    const wy = P[po + 3] * cx + P[po + 4] * cy + P[po + 5] * cz + P[po + 10];
+    const wz = P[po + 6] * cx + P[po + 7] * cy + P[po + 8] * cz + P[po + 11];
+    e -= model.mass[i] * (g[0] * wx + g[1] * wy + g[2] * wz);
+  }
+  return e;
+}
+
+/**
+ * Spatial momentum of the whole body in world coordinates: out[0..2] angular momentum about the
+ * world origin, out[3..5] linear momentum.
+ */
+export function momentum(model: Model, state: State, out: Arr): Arr {
+  const { v, tmp, pose } = state.work;
+  out.fill(0, 0, 6);
+  for (let i = 0; i < model.nLinks; i++) {
+    mulMat6Vec(model.I, 36 * i, v, 6 * i, tmp, 0);
+    forceLinkToWorld(pose, 12 * i, tmp, 0, tmp, 6);
+    for (let k = 0; k < 6; k++) out[k] += tmp[6 + k];
+  }
+  return out;
+}
+
+/** World position of the whole body's centre of mass. */
+export function centerOfMass(model: Model, state: State, out: Arr): Arr {
+  const P = state.work.pose;
+  let m = 0, x = 0, y = 0, z = 0;
+  for (let i = 0; i < model.nLinks; i++) {
+    const po = 12 * i, co = 3 * i, mi = model.mass[i];
+    const cx = model.com[co], cy = model.com[co + 1], cz = model.com[co + 2];
+    x += mi * (P[po] * cx + P[po + 1] * cy + P[po + 2] * cz + P[po + 9]);
+    y += mi * (P[po + 3] * cx + P[po + 4] * cy + P[po + 5] * cz + P[po + 10]);
+    z += mi * (P[po + 6] * cx + P[po + 7] * cy + P[po + 8] * cz + P[po + 11]);
+    m += mi;
+  }
+  out[0] = x / m; out[1] = y / m; out[2] = z / m;
+  return out;
+}

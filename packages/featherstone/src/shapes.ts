@@ -1,0 +1,40 @@
+/**
+ * Collision shape descriptions carried by a Model. Pure data: collision detection lives in
+ * @sinew/constraints. Poses are in the owning link's frame (or the world, for static geometry).
+ */
+
+export type Vec3Like = ArrayLike<number>; // [x, y, z]
+export type QuatLike = ArrayLike<number>; // [x, y, z, w]
+
+export type ShapeGeometry =
+  | { type: 'sphere'; radius: number }
+  /** Capsule whose axis is the local Y axis (as three.js CapsuleGeometry); total length 2*halfLength + 2*radius. */
+  | { type: 'capsule'; radius: number; halfLength: number }
+  | { type: 'box'; halfExtents: [number, number, number] }
+  /** Convex hull of points given as flat [x0, y0, z0, x1, ...]. */
+  | { type: 'convex'; points: number[] }
+  /** Static only: the plane through the local origin with normal local +Y (solid below). */
+  | { type: 'plane' }
+  /** Static only: a triangle mesh, vertices flat xyz, indices three per triangle (counter-clockwise seen from outside). */
+  | { type: 'trimesh'; vertices: number[]; indices: number[] }
+  /**
+   * Static only: heights[row * cols + col] at x = col * spacingX, z = row * spacingZ in the local frame
+   * (y up); solid below the surface.
+   */
+  | { type: 'heightfield'; rows: number; cols: number; spacingX: number; spacingZ: number; heights: number[] };
+
+export interface ShapeDesc {
+  geometry: ShapeGeometry;
+  /** Offset of the shape's origin in the link (or world) frame. Default [0, 0, 0]. */
+  position?: Vec3Like;
+  /** Orientation of the shape in the link (or world) frame, quaternion [x, y, z, w]. Default identity. */
+  rotation?: QuatLike;
+  /** Coulomb friction coefficient (default 0.8). */
+  friction?: number;
+  /** Coefficient of restitution (default 0). */
+  restitution?: number;
+  /** Collision group bits this shape belongs to (default 1). */
+  group?: number;
+  /** Groups this shape collides with (default all bits). */
+  mask?: number;
+}

@@ -1,0 +1,93 @@
+/**
+ * AccelerationDeltas (Kokkevis 4.3) against the test-force method (4.2, two ABA calls) and against
+ * M^-1 J^T computed from the CRBA mass matrix and the Jacobians, solved by mathjs.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  accelerationDeltas,
+  accelerationDeltasForce,
+  accelerationDeltasTorque,
+  forwardDynamics,
+  linkJacobian,
+  massMatrix,
+  pointJacobian,
+  pointPosition,
+  testForceDeltasForce,
+  testForceDeltasTorque,
+} from '../src/index.js';
+import { relErr, solveDense } from './dense.js';
+import { randomModel, randomState, rng, unitVec } from './random-model.js';
+
+describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
+  it('for spatial forces on every link and torques on every dof of 60 random trees', () => {
+    const r = rng(2024);
+    let worst = 0;
+    for (let trial = 0; trial < 60; trial++) {
+      const model = randomModel(r, { links: 1 + Math.floor(r() * 25) });
+      const state = randomState(r, model);
+      const nv = model.nv;
+      const M = massMatrix(model, state, new Float64Array(nv * nv));
+      forwardDynamics(model, state);
+      const fast = new Float64Array(nv), slow = new Float64Array(nv);
+      const J = new Float64Array(6 * nv);
+      for (let l = 0; l < model.nLinks; l++) {
+        const f = Float64Array.from({ length: 6 }, () => 2 * r() - 1);
+        accelerationDeltasForce(model, state, l, f, 0, fast);
+        testForceDeltasForce(model, state, l, f, 0, slow);
+        // generalized force of f: J_l^T [R n; R f] (moment about the link origin, world coordinates)
+        linkJacobian(model, state, l, J);
+        const P = state.work.pose, po = 12 * l;
+        const world = new Float64Array(6);
+        for (let a = 0; a < 3; a++) {
+          world[a] = P[po + 3 * a] * f[0] + P[po + 3 * a + 1] * f[1] + P[po + 3 * a + 2] * f[2];
+          world[3 + a] = P[po + 3 * a] * f[3] + P[po + 3 * a + 1] * f[4] + P[po + 3 * a + 2] * f[5];
+        }
+        const gen = new Float64Array(nv);
+        for (let d = 0; d < nv; d++) for (let k = 0; k < 6; k++) gen[d] += J[k * nv + d] * world[k];
+        const oracle = solveDense(M, gen, nv);
+        worst = Math.max(worst, relErr(fast, oracle));
+        expect(relErr(fast, slow)).toBeLessThan(1e-9);
+        expect(relErr(fast, oracle)).toBeLessThan(1e-9);
+      }
+      for (let d = 0; d < nv; d++) {
+        accelerationDeltasTorque(model, state, d, 1, fast);
+        testForceDeltasTorque(model, state, d, 1, slow);
+        const e = new Float64Array(nv);
+        e[d] = 1;
+        const oracle = solveDense(M, e, nv);
+        expect(relErr(fast, slow)).toBeLessThan(1e-9);
+        expect(relErr(fast, oracle)).toBeLessThan(1e-9);
+      }
+    }
+    console.log(`AccelerationDeltas vs M^-1 J^T: worst relative error ${worst.toExponential(2)}`);
+  });
+
+  it('a unit force at a world point along a world direction equals M^-1 Jp^T d', () => {
+    const r = rng(5);
+    for (let trial = 0; trial < 40; trial++) {
+      const model = randomModel(r, { links: 2 + Math.floor(r() * 15) });
+      const state = randomState(r, model);
+      const nv = model.nv;
+      const M = massMatrix(model, state, new Float64Array(nv * nv));
+      forwardDynamics(model, state);
+      const l = Math.floor(r() * model.nLinks);
+      const local = [r() - 0.5, r() - 0.5, r() - 0.5];
+      const point = new Float64Array(3);
+      pointPosition(state, l, local, point);
+      const dir = unitVec(r);
+      const out = accelerationDeltas(model, state, { link: l, point, direction: dir }, new Float64Array(nv));
+      const Jp = new Float64Array(3 * nv);
+      pointJacobian(model, state, l, local, Jp);
+      const gen = new Float64Array(nv);
+      for (let d = 0; d < nv; d++) gen[d] = Jp[d] * dir[0] + Jp[nv + d] * dir[1] + Jp[2 * nv + d] * dir[2];
+      expect(relErr(out, solveDense(M, gen, nv))).toBeLessThan(1e-9);
+    }
+  });
+
+  it('refuses to run before forwardDynamics has left its quantities', () => {
+    const r = rng(1);
+    const model = randomModel(r, { links: 3 });
+    const state = randomState(r, model);
+    expect(() => accelerationDeltasTorque(model, state, 0, 1, new Float64Array(model.nv))).toThrow(/forwardDynamics/);
+  });
+});
