@@ -36,7 +36,7 @@ export function accelerationDeltasForce(model: Model, state: State, link: number
   const w = state.work;
   const dp = w.dp, lo = 6 * link;
   for (let e = 0; e < 6; e++) dp[lo + e] = -f[fo + e];
-  propagateInbound(model, state, link, false, 0, 0);
+  propagateInbound(model, state, link, null, 0);
   outward(model, state, outDqdd);
   return outDqdd;
 }
@@ -48,8 +48,24 @@ export function accelerationDeltasForce(model: Model, state: State, link: number
 export function accelerationDeltasTorque(model: Model, state: State, dof: number, magnitude: number, outDqdd: Arr): Arr {
   requireDynamics(state);
   const link = model.dofLink[dof];
+  const jf = state.work.tmp2; // joint force vector at 66..71
+  jf.fill(0, 66, 72);
+  jf[66 + dof - model.vOffset[link]] = magnitude;
   state.work.dp.fill(0, 6 * link, 6 * link + 6);
-  propagateInbound(model, state, link, true, dof - model.vOffset[link], magnitude);
+  propagateInbound(model, state, link, jf, 66);
+  outward(model, state, outDqdd);
+  return outDqdd;
+}
+
+/**
+ * Delta joint accelerations for a generalised force vector on all the dofs of one joint (nv
+ * numbers at vo, e.g. a torque vector on a spherical joint in its link frame). The joint force acts
+ * between the link and its parent, like a motor.
+ */
+export function accelerationDeltasJointForce(model: Model, state: State, link: number, force: ArrayLike<number>, fo: number, outDqdd: Arr): Arr {
+  requireDynamics(state);
+  state.work.dp.fill(0, 6 * link, 6 * link + 6);
+  propagateInbound(model, state, link, force, fo);
   outward(model, state, outDqdd);
   return outDqdd;
 }
@@ -84,7 +100,7 @@ export function pointForceToLink(state: State, link: number, point: ArrayLike<nu
 }
 
 /** Inbound loop over the ancestors of `link` (dp of `link` already set). Marks them with a fresh stamp. */
-function propagateInbound(model: Model, state: State, link: number, torque: boolean, torqueDof: number, magnitude: number): void {
+function propagateInbound(model: Model, state: State, link: number, jointForce: ArrayLike<number> | null, jfo: number): void {
   const w = state.work;
   const { dp, du, U, Dinv, Xup, stamp } = w;
   const S = model.S;
@@ -99,7 +115,7 @@ function propagateInbound(model: Model, state: State, link: number, torque: bool
       for (let e = 0; e < 6; e++) s -= S[so + 6 * r + e] * dp[vo + e];
       du[vo + r] = s;
     }
-    if (torque && i === link) du[vo + torqueDof] += magnitude;
+    if (jointForce !== null && i === link) for (let r = 0; r < nv; r++) du[vo + r] += jointForce[jfo + r];
     const p = model.parent[i];
     if (p < 0) break;
     // pa = dp + U D^-1 du

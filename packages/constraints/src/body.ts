@@ -1,0 +1,67 @@
+/**
+ * A simulated body of a World: an articulated character (or a single free rigid body) with its
+ * Model, State, and the per-step scratch the World needs.
+ */
+import { State, type Model } from '@sinew/featherstone';
+
+export class Body {
+  readonly index: number;
+  readonly name: string;
+  readonly model: Model;
+  readonly state: State;
+  /** Unconstrained accelerations of the last dynamics pass. */
+  readonly qdd0: Float64Array;
+  /** Constrained accelerations (qdd0 + the constraint forces' effect). */
+  readonly qdd: Float64Array;
+  /** q and qd at the start of the current step (for backtracking). */
+  readonly savedQ: Float64Array;
+  readonly savedQd: Float64Array;
+  /** q and qd at the start of the current World.step (restored if the step fails). */
+  readonly frameQ: Float64Array;
+  readonly frameQd: Float64Array;
+  /** Scratch of nv numbers. */
+  readonly scratch: Float64Array;
+  /** Resting bodies are not stepped until something wakes them. */
+  sleeping = false;
+  /** Seconds this body has spent below the sleep thresholds. */
+  restTime = 0;
+  /** Island of the current step. */
+  island = -1;
+
+  constructor(index: number, name: string, model: Model, state?: State) {
+    if (state && state.model !== model) throw new Error(`Body "${name}": the state belongs to another model`);
+    this.index = index;
+    this.name = name;
+    this.model = model;
+    this.state = state ?? new State(model);
+    this.qdd0 = new Float64Array(model.nv);
+    this.qdd = new Float64Array(model.nv);
+    this.savedQ = new Float64Array(model.nq);
+    this.savedQd = new Float64Array(model.nv);
+    this.frameQ = new Float64Array(model.nq);
+    this.frameQd = new Float64Array(model.nv);
+    this.scratch = new Float64Array(Math.max(6, model.nv));
+  }
+
+  save(): void {
+    this.savedQ.set(this.state.q);
+    this.savedQd.set(this.state.qd);
+  }
+
+  /** The first joint whose q or qd is not finite, or '' when the state is finite. */
+  nonFiniteJoint(): string {
+    const k = this.state.firstNonFinite();
+    if (k < 0) return '';
+    const m = this.model;
+    if (k < m.nq) {
+      for (let i = m.nLinks - 1; i >= 0; i--) if (m.qOffset[i] <= k) return m.jointNames[i];
+    }
+    return m.jointNames[m.dofLink[k - m.nq]];
+  }
+
+  restore(): void {
+    this.state.q.set(this.savedQ);
+    this.state.qd.set(this.savedQd);
+    this.state.work.dynamicsValid = false;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Measures of constraint rows (row-buffer.ts): at the velocity level, at the acceleration level
+ * from the last forward-dynamics pass, and as the change caused by a test force (from the delta
+ * link accelerations AccelerationDeltas leaves in state.work.da). Also the test force of each row
+ * side, fed to AccelerationDeltas.
+ */
+import {
+  accelerationDeltasForce,
+  accelerationDeltasJointForce,
+  accelerationDeltasPointForce,
+  accelerationDeltasTorque,
+  pointAcceleration,
+  pointPosition,
+  pointVelocity,
+} from '@sinew/featherstone';
+import type { Body } from '../body.js';
+import { RowType, type RowBuffer } from './row-buffer.js';
+
+const v3 = new Float64Array(3);
+const w3 = new Float64Array(3);
+const f6 = new Float64Array(6);
+
+/** Measure of one side of row j (side 0: body A, +; side 1: body B, -) from the joint-space vector x (qd or qdd) and link motions m (work.v, work.a or work.da). */
+function sideMotion(rows: RowBuffer, j: number, side: number, body: Body, x: ArrayLike<number>, m: Float64Array, level: 0 | 1 | 2): number {
+  const t = rows.type[j];
+  const d = rows.dir, o = 3 * j;
+  if (t === RowType.Joint) return d[o] * x[rows.dof[j]];
+  const link = side === 0 ? rows.linkA[j] : rows.linkB[j];
+  const sign = side === 0 ? 1 : -1;
+  const model = body.model;
+  if (t === RowType.JointVec) {
+    const v0 = model.vOffset[link];
+    const nv = Math.min(3, model.jointNv[link]);
+    let s = 0;
+    for (let k = 0; k < nv; k++) s += d[o + k] * x[v0 + k];
+    return s;
+  }
+  const P = body.state.work.pose, po = 12 * link, mo = 6 * link;
+  if (t === RowType.Angular) {
+    // d . R w
+    const wx = P[po] * m[mo] + P[po + 1] * m[mo + 1] + P[po + 2] * m[mo + 2];
+    const wy = P[po + 3] * m[mo] + P[po + 4] * m[mo + 1] + P[po + 5] * m[mo + 2];
+    const wz = P[po + 6] * m[mo] + P[po + 7] * m[mo + 1] + P[po + 8] * m[mo + 2];
+    return sign * (d[o] * wx + d[o + 1] * wy + d[o + 2] * wz);
+  }
+  const local = side === 0 ? rows.pA : rows.pB;
+  const lo = 3 * j;
+  v3[0] = local[lo]; v3[1] = local[lo + 1]; v3[2] = local[lo + 2];
+  if (level === 0) pointVelocity(body.state, link, v3, w3);
+  else if (level === 1) pointAcceleration(body.state, link, v3, w3);
+  else {
+    // delta acceleration of the point: R (da_lin + da_ang x r) (no velocity terms: velocities are unchanged)
+    const ax = m[mo + 3] + (m[mo + 1] * v3[2] - m[mo + 2] * v3[1]);
+    const ay = m[mo + 4] + (m[mo + 2] * v3[0] - m[mo] * v3[2]);
+    const az = m[mo + 5] + (m[mo] * v3[1] - m[mo + 1] * v3[0]);
+    w3[0] = P[po] * ax + P[po + 1] * ay + P[po + 2] * az;
+    w3[1] = P[po + 3] * ax + P[po + 4] * ay + P[po + 5] * az;
+    w3[2] = P[po + 6] * ax + P[po + 7] * ay + P[po + 8] * az;
+  }
+  return sign * (d[o] * w3[0] + d[o + 1] * w3[1] + d[o + 2] * w3[2]);
+}
+
+/** Velocity-level measure of row j (requires forwardKinematics with velocities on its bodies). */
+export function rowVelocity(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
+  const A = bodies[rows.bodyA[j]];
+  let s = sideMotion(rows, j, 0, A, A.state.qd, A.state.work.v, 0);
+  const b = rows.bodyB[j];
+  if (b >= 0 && rows.type[j] >= RowType.Point) {
+    const B = bodies[b];
+    s += sideMotion(rows, j, 1, B, B.state.qd, B.state.work.v, 0);
+  }
+  return s;
+}
+
+/** Acceleration-level measure of row j with the unconstrained accelerations of the last forward-dynamics pass. */
+export function rowAcceleration(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
+  const A = bodies[rows.bodyA[j]];
+  let s = sideMotion(rows, j, 0, A, A.qdd0, A.state.work.a, 1);
+  const b = rows.bodyB[j];
+  if (b >= 0 && rows.type[j] >= RowType.Point) {
+    const B = bodies[b];
+    s += sideMotion(rows, j, 1, B, B.qdd0, B.state.work.a, 1);
+  }
+  return s;
+}
+
+/** The change of one side's measure of row j caused by the last AccelerationDeltas call on `body` (dqdd, work.da). */
+export function rowSideDelta(rows: RowBuffer, j: number, side: number, body: Body, dqdd: ArrayLike<number>): number {
+  return sideMotion(rows, j, side, body, dqdd, body.state.work.da, 2);
+}
+
+/**
+ * Runs AccelerationDeltas for the unit test force of one side of row i (side 1 carries the
+ * opposite force), writing the delta joint accelerations of that body into out.
+ */
+export function rowSideTestForce(rows: RowBuffer, i: number, side: number, body: Body, out: Float64Array): Float64Array {
+  const { model, state } = body;
+  const t = rows.type[i];
+  const d = rows.dir, o = 3 * i;
+  if (t === RowType.Joint) return accelerationDeltasTorque(model, state, rows.dof[i], d[o], out);
+  if (t === RowType.JointVec) {
+    const link = rows.linkA[i];
+    f6.fill(0);
+    const nv = Math.min(3, model.jointNv[link]);
+    for (let k = 0; k < nv; k++) f6[k] = d[o + k];
+    return accelerationDeltasJointForce(model, state, link, f6, 0, out);
+  }
+  const link = side === 0 ? rows.linkA[i] : rows.linkB[i];
+  const sign = side === 0 ? 1 : -1;
+  w3[0] = sign * d[o]; w3[1] = sign * d[o + 1]; w3[2] = sign * d[o + 2];
+  if (t === RowType.Angular) {
+    // a pure moment: link coordinates R^T (sign d), no force
+    const P = state.work.pose, po = 12 * link;
+    f6[0] = P[po] * w3[0] + P[po + 3] * w3[1] + P[po + 6] * w3[2];
+    f6[1] = P[po + 1] * w3[0] + P[po + 4] * w3[1] + P[po + 7] * w3[2];
+    f6[2] = P[po + 2] * w3[0] + P[po + 5] * w3[1] + P[po + 8] * w3[2];
+    f6[3] = 0; f6[4] = 0; f6[5] = 0;
+    return accelerationDeltasForce(model, state, link, f6, 0, out);
+  }
+  const local = side === 0 ? rows.pA : rows.pB;
+  v3[0] = local[o]; v3[1] = local[o + 1]; v3[2] = local[o + 2];
+  pointPosition(state, link, v3, f6, 0);
+  return accelerationDeltasPointForce(model, state, link, f6, w3, out);
+}
+
+/** Number of bodies a row acts on (1 or 2). */
+export function rowSides(rows: RowBuffer, j: number): number {
+  return rows.bodyB[j] >= 0 && rows.type[j] >= RowType.Point ? 2 : 1;
+}

@@ -1,0 +1,22 @@
+/**
+ * A source of constraint rows. Each step the World asks every source to add its rows for the
+ * current state (forward kinematics with velocities has run on every body), and, for backtracking,
+ * how deep the tentative state violates its unilateral conditions.
+ */
+import type { RowBuffer } from '../rows/row-buffer.js';
+import type { Body } from '../body.js';
+
+export interface StepContext {
+  readonly bodies: readonly Body[];
+  /** Length of the step being taken (s). */
+  readonly h: number;
+}
+
+export interface ConstraintSource {
+  /** Adds rows for the current state. Rows tagged Pin, Limit or Contact carry a position error; others set `desired` themselves. */
+  addRows(rows: RowBuffer, ctx: StepContext): void;
+  /** Largest violation of the tentative state (penetration depth, angle past a limit); 0 when none. Used for backtracking. */
+  violation?(ctx: StepContext): number;
+  /** True while the source still refers to live bodies. */
+  readonly enabled?: boolean;
+}
