@@ -29,9 +29,10 @@
  *       w_p = a_i + sigma >= 0  _|_  p,     w_sigma = hi f_n - p >= 0   _|_  sigma,
  *       w_m = -a_i + tau >= 0   _|_  m,     w_tau   = -lo f_n - m >= 0  _|_  tau.
  *   With lo = hi = 0 the row is fixed at zero.
- * In every case the cross terms of a multiplier and its bound cancel in z'Mz, so M is copositive
- * when A is positive semidefinite; Lemke's method processes such problems (Anitescu and Potra 1997
- * for the friction rows).
+ * In every case the cross terms of a multiplier and its bound cancel in z'Mz, leaving
+ * z'Mz = (Tz)'A(Tz) + (friction slacks) * mu * (normal force) >= 0 for z >= 0: M is copositive when
+ * A is positive semidefinite. This is the structure for which Anitescu and Potra (1997) show that
+ * Lemke's method ends with a solution of the friction problem (Cline 2.7.3).
  *
  * Solutions map back by f = c + T z; every solution of the standard LCP gives a solution of the
  * mixed one and conversely.

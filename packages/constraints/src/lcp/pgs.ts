@@ -8,12 +8,15 @@
  *
  *   f_i <- mid(L_i, U_i, f_i - omega * a_i / A_ii),
  *
- * with L_i, U_i from the current normal force for friction rows. For symmetric positive
- * semidefinite A and constant bounds this is coordinate descent on 1/2 f'Af + b'f over the box, and
- * converges for 0 < omega < 2 whenever a solution exists (Cottle, Pang and Stone, section 5.2).
+ * with L_i, U_i from the current normal force for friction rows. For symmetric A and constant
+ * bounds this is coordinate descent on 1/2 f'Af + b'f over the box: every step with 0 < omega < 2
+ * lowers that energy, and for positive definite A the sweeps converge to the solution (Cottle, Pang
+ * and Stone, chapter 5). With friction the box moves with the normal forces and convergence is not
+ * guaranteed, though it is the rule for moderate mu.
  * The measures a = A f + b are computed once per solve and then kept current: a change d of f_i adds
  * d * (column i of A) to a, so a sweep costs O(n^2) like a row-by-row dot product, and after each
  * sweep the residual of the current forces (residual.ts) is available in O(n) for the early exit.
+ * (The kept measures carry the round-off of the updates, far below any useful tolerance.)
  *
  * Singular and contradictory systems. Duplicated rows and rank-deficient PSD matrices are
  * consistent and converge like any other. Rows that contradict each other (two bilateral rows
@@ -23,17 +26,18 @@
  * `regularisation` (gamma) replaces A by A + gamma * diag(A) in the iteration (constraint force
  * mixing): every row then has a solution, the iterates of a problem with constant bounds satisfy
  * E(f) <= E(f0) for E(f) = 1/2 f'(A + gamma D)f + b'f, hence ||f||_2 <= 2 ||b||_2 / (gamma min_i A_ii)
- * from f0 = 0, and the measures of the conflicting rows settle at their least-squares compromise.
+ * from f0 = 0, and the measures of the conflicting rows settle at their least-squares compromise
+ * (up to O(gamma)).
  * The price is a bias of order gamma on consistent problems. The residual is always that of the
  * unregularised problem, so a conflict is reported, never hidden.
  *
  * Zero diagonal. A row with A_ii <= diagonalEpsilon * max_j A_jj has (numerically) no effect on its
- * own measure: no force can correct it. Its force is held at mid(L_i, U_i, 0), the smallest
- * admissible force, and its residual is scaled as described in residual.ts.
+ * own measure: no force can correct it. Its force is held at mid(L_i, U_i, 0), the admissible force
+ * nearest zero, and its residual is scaled as described in residual.ts.
  *
  * Row order matters for Gauss-Seidel: rows visited early are corrected by the rows after them.
  * Friction bounds use the current normal force, so normals should come before their friction rows;
- * rowOrder.ts builds such an order (bilateral rows, then bounded ones, then friction) and solve()
+ * row-order.ts builds such an order (bilateral rows, then bounded ones, then friction) and solve()
  * takes it through options.order without permuting the matrix. Friction rows visited before their
  * normal are re-projected at the end of each sweep, so the returned forces are always within bounds.
  *
@@ -69,11 +73,7 @@ export const DEFAULT_PGS_OPTIONS: Readonly<Required<PgsOptions>> = Object.freeze
   order: null,
 });
 
-/**
- * Outcome of a solve. One object per solver, overwritten by every solve. (A class rather than an
- * object literal: its hidden class is its own, so no other object shape can turn its number fields
- * into boxed ones.)
- */
+/** Outcome of a solve. One object per solver, overwritten by every solve. */
 export class PgsResult {
   /** Sweeps performed (0 when the warm start already met the tolerance). */
   iterations = 0;
@@ -95,13 +95,19 @@ export class PgsSolver {
   private noEffect = new Uint8Array(0);
   private mark = new Int32Array(0);
   private markStamp = 0;
+  /** The options of the current solve: [tolerance, omega, gamma, diagonalEpsilon, maxIterations]. */
   private readonly settings = new Float64Array(5);
+  /** The solver's options (setOptions), same layout, and its row order. */
+  private readonly defaults = new Float64Array(5);
+  private defaultOrder: Int32Array | null = null;
   /** [residual of the current forces]; kept out of the result object until the solve ends. */
   private readonly current = new Float64Array(1);
   private currentWorstRow = -1;
 
-  constructor(capacity = 0) {
+  /** A solver for problems of up to `capacity` rows without allocation, with the given options. */
+  constructor(capacity = 0, options: PgsOptions = DEFAULT_PGS_OPTIONS) {
     this.reserve(capacity);
+    this.setOptions(options);
   }
 
   /** Largest n solved without allocation. */
@@ -128,44 +134,69 @@ export class PgsSolver {
   }
 
   /**
+   * Sets the solver's options, used by every later solve that does not override them. Fields left
+   * out take the values of DEFAULT_PGS_OPTIONS. Throws on an invalid value (and keeps the old ones).
+   */
+  setOptions(options: PgsOptions): void {
+    const settings = this.settings;
+    settings[0] = options.tolerance ?? DEFAULT_PGS_OPTIONS.tolerance;
+    settings[1] = options.sor ?? DEFAULT_PGS_OPTIONS.sor;
+    settings[2] = options.regularisation ?? DEFAULT_PGS_OPTIONS.regularisation;
+    settings[3] = options.diagonalEpsilon ?? DEFAULT_PGS_OPTIONS.diagonalEpsilon;
+    settings[4] = options.maxIterations ?? DEFAULT_PGS_OPTIONS.maxIterations;
+    this.checkSettings();
+    for (let k = 0; k < 5; k++) this.defaults[k] = settings[k];
+    this.defaultOrder = options.order ?? null;
+  }
+
+  /**
    * Solves the mixed LCP p in place: f holds the warm start on entry (projected on the bounds
    * first) and the forces on return. Returns this.result.
+   *
+   * options, when given, override the solver's options (constructor, setOptions) for this call;
+   * fields left out keep the solver's values. Reading numbers out of option objects of many
+   * different shapes can make V8 copy them onto the heap, so a loop that must not allocate either
+   * passes option objects of one shape, or sets the options once and calls solve(p, f).
    */
-  solve(p: MixedLcp, f: Float64Array, options: PgsOptions = DEFAULT_PGS_OPTIONS): PgsResult {
+  solve(p: MixedLcp, f: Float64Array, options?: PgsOptions): PgsResult {
     validateMixedLcp(p);
     const n = p.n;
     if (f.length < n) throw new Error(`PgsSolver.solve: f has ${f.length} entries, expected at least n = ${n}`);
-    const maxIterations = options.maxIterations ?? DEFAULT_PGS_OPTIONS.maxIterations;
-    const tolerance = options.tolerance ?? DEFAULT_PGS_OPTIONS.tolerance;
-    const omega = options.sor ?? DEFAULT_PGS_OPTIONS.sor;
-    const gamma = options.regularisation ?? DEFAULT_PGS_OPTIONS.regularisation;
-    const diagonalEpsilon = options.diagonalEpsilon ?? DEFAULT_PGS_OPTIONS.diagonalEpsilon;
-    const order = options.order ?? null;
-    if (!Number.isInteger(maxIterations) || maxIterations < 0) {
-      throw new Error(`PgsSolver.solve: maxIterations must be a non-negative integer, got ${maxIterations}`);
+    const settings = this.settings;
+    const defaults = this.defaults;
+    let order = this.defaultOrder;
+    if (options === undefined) {
+      for (let k = 0; k < 5; k++) settings[k] = defaults[k];
+    } else {
+      settings[0] = options.tolerance ?? defaults[0];
+      settings[1] = options.sor ?? defaults[1];
+      settings[2] = options.regularisation ?? defaults[2];
+      settings[3] = options.diagonalEpsilon ?? defaults[3];
+      settings[4] = options.maxIterations ?? defaults[4];
+      if (options.order !== undefined) order = options.order;
+      this.checkSettings();
     }
-    if (!(tolerance >= 0)) throw new Error(`PgsSolver.solve: tolerance must be >= 0, got ${tolerance}`);
-    if (!(omega > 0 && omega < 2)) throw new Error(`PgsSolver.solve: sor (omega) must be in (0, 2), got ${omega}`);
-    if (!(gamma >= 0 && gamma < Infinity)) throw new Error(`PgsSolver.solve: regularisation must be finite and >= 0, got ${gamma}`);
-    if (!(diagonalEpsilon >= 0)) throw new Error(`PgsSolver.solve: diagonalEpsilon must be >= 0, got ${diagonalEpsilon}`);
     this.reserve(n);
     if (order !== null) this.checkPermutation(order, n);
-    // Finiteness is tested as x - x === 0 (NaN for NaN and +-Infinity) in this file: a call to a
-    // number builtin that the optimiser does not inline would box its argument.
-    for (let i = 0; i < n; i++) {
-      const x = f[i];
-      if (!(x - x === 0)) throw new Error(`PgsSolver.solve: warm start f[${i}] is ${x}, expected a finite number`);
-    }
-    // The numeric work runs in a method that never sees the options object and takes no number
-    // arguments (settings travel in a typed array), so callers passing options of different shapes
-    // cannot make its optimised code polymorphic, and no number is ever boxed to cross the call.
-    const settings = this.settings;
-    settings[0] = tolerance;
-    settings[1] = omega;
-    settings[2] = gamma;
-    settings[3] = diagonalEpsilon;
-    settings[4] = maxIterations;
+    // The numeric work runs in a method that never sees an options object and takes no number
+    // argument, so nothing there is polymorphic in the caller's objects and no number is boxed.
     return this.run(p, f, order);
+  }
+
+  /** Throws unless settings = [tolerance, omega, gamma, diagonalEpsilon, maxIterations] are valid. */
+  private checkSettings(): void {
+    const s = this.settings;
+    if (!(s[0] >= 0)) throw this.settingError('tolerance must be >= 0', 0);
+    if (!(s[1] > 0 && s[1] < 2)) throw this.settingError('sor (omega) must be in (0, 2)', 1);
+    if (!(s[2] >= 0 && s[2] < Infinity)) throw this.settingError('regularisation must be finite and >= 0', 2);
+    if (!(s[3] >= 0)) throw this.settingError('diagonalEpsilon must be >= 0', 3);
+    if (!(s[4] >= 0 && s[4] < Infinity && Math.floor(s[4]) === s[4])) {
+      throw this.settingError('maxIterations must be a non-negative integer', 4);
+    }
+  }
+
+  private settingError(what: string, k: number): Error {
+    return new Error(`PgsSolver options: ${what}, got ${this.settings[k]}`);
   }
 
   /** The solve proper, on validated input; settings = [tolerance, omega, gamma, diagonalEpsilon, maxIterations]. */
@@ -177,6 +208,12 @@ export class PgsSolver {
     const gamma = settings[2];
     const diagonalEpsilon = settings[3];
     const maxIterations = settings[4];
+    // Finiteness is tested as x - x === 0 (NaN for NaN and +-Infinity) in this method: a call to a
+    // number builtin that the optimiser does not inline would box its argument.
+    for (let i = 0; i < n; i++) {
+      const x = f[i];
+      if (!(x - x === 0)) throw new Error(`PgsSolver.solve: warm start f[${i}] is ${x}, expected a finite number`);
+    }
     const A = p.A;
     const lo = p.lo;
     const hi = p.hi;
@@ -307,7 +344,7 @@ export class PgsSolver {
         break;
       }
     }
-    // (A NaN constant merged into `worst` would make the optimiser box it on every call.)
+    // (NaN is kept out of `worst`: merging a NaN constant into it made V8 box it on every call.)
     this.current[0] = worst;
     if (notFinite) this.current[0] = NaN;
     this.currentWorstRow = worstRow;

@@ -5,8 +5,9 @@
  *
  *   r_i(f) = s_i * ( f_i - mid(L_i, U_i, f_i - a_i / s_i) ),   a = A f + b,
  *
- * is zero for every i exactly when f solves the mixed LCP (the projection characterisation of a
- * box-constrained complementarity problem; Cottle, Pang and Stone, section 1.5). We take
+ * is zero for every i exactly when f solves the mixed LCP (f_i is its own projection on the box
+ * after a step against the measure: the natural-map form of a box-constrained complementarity
+ * problem). We take
  * s_i = A_ii, so r_i is in the units of the measure (an acceleration, a velocity) and reads:
  *   - a row strictly inside its bounds: r_i = a_i;
  *   - a row at a bound with a wrong-signed measure: r_i = that measure, capped by s_i times the

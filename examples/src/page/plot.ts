@@ -1,0 +1,135 @@
+/** A strip chart on a 2D canvas: named series over the last seconds of simulated time. */
+import type { PlotSpec } from '../sim/scene.js';
+
+const COLORS = ['#ffd166', '#4cc9f0', '#f78c6b', '#b8f2a0', '#c77dff', '#ff6b9a'];
+const STRIP = 92; // CSS pixels per plot
+const WINDOW = 10; // seconds shown
+const MAX_SAMPLES = 4000;
+
+export class PlotPanel {
+  private specs: readonly PlotSpec[] = [];
+  private times: number[] = [];
+  private values = new Map<string, number[]>();
+  private readonly ctx: CanvasRenderingContext2D;
+
+  constructor(private readonly canvas: HTMLCanvasElement) {
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('plot: no 2D canvas context');
+    this.ctx = ctx;
+  }
+
+  /** Starts over with these plots (scene change or reset). */
+  reset(specs: readonly PlotSpec[]): void {
+    this.specs = specs;
+    this.times = [];
+    this.values = new Map(specs.flatMap((s) => s.series).map((n) => [n, []]));
+    this.canvas.style.height = `${STRIP * specs.length}px`;
+    this.canvas.style.display = specs.length ? 'block' : 'none';
+  }
+
+  sample(time: number, series: Readonly<Record<string, number>>): void {
+    if (this.times.length && time <= this.times[this.times.length - 1]) return;
+    this.times.push(time);
+    for (const [name, arr] of this.values) arr.push(series[name] ?? NaN);
+    // Drop what fell out of the window (keep one point before it so the line reaches the edge).
+    let drop = 0;
+    while (drop + 1 < this.times.length && this.times[drop + 1] < time - WINDOW) drop++;
+    if (this.times.length - drop > MAX_SAMPLES) drop = this.times.length - MAX_SAMPLES;
+    if (drop > 0) {
+      this.times.splice(0, drop);
+      for (const arr of this.values.values()) arr.splice(0, drop);
+    }
+  }
+
+  draw(): void {
+    const { canvas, ctx } = this;
+    const dpr = window.devicePixelRatio || 1;
+    const w = canvas.clientWidth, h = canvas.clientHeight;
+    if (w === 0 || h === 0) return;
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+    }
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    const t1 = this.times.length ? this.times[this.times.length - 1] : 0;
+    const t0 = Math.max(0, t1 - WINDOW);
+    const tSpan = Math.max(t1 - t0, 1e-9);
+    let colorIndex = 0;
+    ctx.font = '11px ui-monospace, SFMono-Regular, Menlo, monospace';
+    this.specs.forEach((spec, row) => {
+      const top = row * STRIP;
+      const left = 54, right = w - 8;
+      const title = `${spec.title} [${spec.unit}]`;
+      const legend = spec.series.map((name) => {
+        const arr = this.values.get(name) ?? [];
+        return { name, text: `${name} ${arr.length ? formatValue(arr[arr.length - 1]) : ''}`, arr };
+      });
+      const legendWidth = legend.reduce((sum, l) => sum + ctx.measureText(l.text).width + 12, 0);
+      // The legend shares the title's line when it fits, else it takes a line of its own.
+      const twoLines = ctx.measureText(title).width + 16 + legendWidth > w - 8;
+      const legendY = top + (twoLines ? 26 : 13);
+      const plotTop = top + (twoLines ? 32 : 20), plotBottom = top + STRIP - 14;
+      // range
+      let lo = Infinity, hi = -Infinity;
+      for (const l of legend) for (const x of l.arr) if (Number.isFinite(x)) { lo = Math.min(lo, x); hi = Math.max(hi, x); }
+      if (!Number.isFinite(lo)) { lo = -1; hi = 1; }
+      const pad = Math.max((hi - lo) * 0.08, Math.abs(hi) * 1e-9, 1e-12);
+      lo -= pad; hi += pad;
+      const y = (x: number) => plotBottom - ((x - lo) / (hi - lo)) * (plotBottom - plotTop);
+      const x = (t: number) => left + ((t - t0) / tSpan) * (right - left);
+      // frame and labels
+      ctx.fillStyle = 'rgba(255,255,255,0.04)';
+      ctx.fillRect(left, plotTop, right - left, plotBottom - plotTop);
+      ctx.textBaseline = 'alphabetic';
+      ctx.textAlign = 'left';
+      ctx.fillStyle = '#c9d1dc';
+      ctx.fillText(title, 4, top + 13);
+      ctx.fillStyle = '#8993a3';
+      ctx.textAlign = 'right';
+      ctx.fillText(formatTick(hi), left - 4, plotTop + 9);
+      ctx.fillText(formatTick(lo), left - 4, plotBottom);
+      if (lo < 0 && hi > 0) {
+        ctx.strokeStyle = 'rgba(255,255,255,0.15)';
+        ctx.beginPath(); ctx.moveTo(left, y(0)); ctx.lineTo(right, y(0)); ctx.stroke();
+      }
+      ctx.textAlign = 'left';
+      ctx.fillText(`${t0.toFixed(1)} s`, left, top + STRIP - 2);
+      ctx.textAlign = 'right';
+      ctx.fillText(`${t1.toFixed(1)} s`, right, top + STRIP - 2);
+      // series and legend, right-aligned
+      let legendX = right;
+      for (let k = legend.length - 1; k >= 0; k--) {
+        const { text, arr } = legend[k];
+        const color = COLORS[(colorIndex + k) % COLORS.length];
+        ctx.strokeStyle = color;
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        let pen = false;
+        for (let i = 0; i < arr.length; i++) {
+          const v = arr[i];
+          if (!Number.isFinite(v) || this.times[i] < t0 - 1e-9) { pen = false; continue; }
+          if (pen) ctx.lineTo(x(this.times[i]), y(v)); else ctx.moveTo(x(this.times[i]), y(v));
+          pen = true;
+        }
+        ctx.stroke();
+        ctx.textAlign = 'right';
+        ctx.fillStyle = color;
+        ctx.fillText(text, legendX, legendY);
+        legendX -= ctx.measureText(text).width + 12;
+      }
+      colorIndex += spec.series.length;
+    });
+  }
+}
+
+function formatValue(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  const a = Math.abs(x);
+  return a !== 0 && (a < 1e-3 || a >= 1e5) ? x.toExponential(2) : x.toFixed(a < 1 ? 4 : a < 100 ? 3 : 1);
+}
+
+function formatTick(x: number): string {
+  const a = Math.abs(x);
+  return a !== 0 && (a < 1e-2 || a >= 1e4) ? x.toExponential(1) : x.toPrecision(3);
+}

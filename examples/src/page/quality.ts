@@ -1,0 +1,34 @@
+/**
+ * Rendering quality: full (antialiasing, shadows, high-DPI) on a GPU, reduced when WebGL runs on
+ * a software rasteriser (SwiftShader, llvmpipe) where shadows alone cost most of the frame.
+ * `?quality=high` or `?quality=low` in the URL overrides the choice.
+ */
+export interface Quality {
+  readonly level: 'high' | 'low';
+  readonly reason: string;
+  readonly antialias: boolean;
+  readonly shadows: boolean;
+  readonly maxPixelRatio: number;
+}
+
+const HIGH = { level: 'high', antialias: true, shadows: true, maxPixelRatio: 2 } as const;
+const LOW = { level: 'low', antialias: false, shadows: false, maxPixelRatio: 1 } as const;
+
+/** The WebGL renderer's name, or null when the browser does not tell. */
+export function webglRendererName(): string | null {
+  const gl = document.createElement('canvas').getContext('webgl2') ?? document.createElement('canvas').getContext('webgl');
+  if (!gl) return null;
+  const ext = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = ext ? String(gl.getParameter(ext.UNMASKED_RENDERER_WEBGL)) : String(gl.getParameter(gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return name;
+}
+
+export function chooseQuality(search: string): Quality {
+  const asked = new URLSearchParams(search).get('quality');
+  if (asked === 'high') return { ...HIGH, reason: 'asked in the URL' };
+  if (asked === 'low') return { ...LOW, reason: 'asked in the URL' };
+  const name = webglRendererName() ?? '';
+  if (/swiftshader|llvmpipe|softpipe|software/i.test(name)) return { ...LOW, reason: `software WebGL (${name.slice(0, 60)})` };
+  return { ...HIGH, reason: 'GPU' };
+}

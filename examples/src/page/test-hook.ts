@@ -1,0 +1,66 @@
+/**
+ * window.__sinew: what the page exposes to scripts (the browser test, the console): the running
+ * scene, its clock, link positions, and a cheap signature of the last rendered frame.
+ */
+import { PoseRecorder } from '../sim/pose-recorder.js';
+import type { SceneRunner } from '../sim/runner.js';
+
+export interface SinewHook {
+  ready: boolean;
+  scenes: string[];
+  scene: string;
+  time: number;
+  steps: number;
+  frames: number;
+  playing: boolean;
+  /** The running scene's solver iterations setting. */
+  readonly solverIterations: number;
+  /** World positions of every link origin of every body, flattened [x, y, z, ...]. */
+  linkPositions(): number[];
+  /** Distinct colours (quantised) on a 64x36 sample of the 3D canvas and a hash of those pixels. */
+  canvasSignature(): { distinctColors: number; hash: number };
+}
+
+declare global {
+  interface Window {
+    __sinew?: SinewHook;
+  }
+}
+
+export function installHook(scenes: string[], canvas: HTMLCanvasElement, current: () => SceneRunner, playing: () => boolean): SinewHook {
+  const probe = document.createElement('canvas');
+  probe.width = 64;
+  probe.height = 36;
+  const probeCtx = probe.getContext('2d', { willReadFrequently: true });
+  const hook: SinewHook = {
+    ready: false,
+    scenes,
+    scene: '',
+    time: 0,
+    steps: 0,
+    frames: 0,
+    get playing() { return playing(); },
+    get solverIterations() { return current().settings.solverIterations; },
+    linkPositions() {
+      const rec = new PoseRecorder();
+      current().scene.sync(rec);
+      return rec.poses().flatMap((b) => b.links.flatMap((l) => l.position));
+    },
+    canvasSignature() {
+      if (!probeCtx) return { distinctColors: 0, hash: 0 };
+      probeCtx.drawImage(canvas, 0, 0, probe.width, probe.height);
+      const px = probeCtx.getImageData(0, 0, probe.width, probe.height).data;
+      const colors = new Set<number>();
+      let hash = 2166136261;
+      for (let i = 0; i < px.length; i += 4) {
+        colors.add(((px[i] >> 3) << 10) | ((px[i + 1] >> 3) << 5) | (px[i + 2] >> 3));
+        hash = Math.imul(hash ^ px[i], 16777619);
+        hash = Math.imul(hash ^ px[i + 1], 16777619);
+        hash = Math.imul(hash ^ px[i + 2], 16777619);
+      }
+      return { distinctColors: colors.size, hash: hash >>> 0 };
+    },
+  };
+  window.__sinew = hook;
+  return hook;
+}

@@ -1,0 +1,142 @@
+/** The headless demo (the function `npm start -- demo` calls) against the physics of a pendulum chain. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runDemo, type DemoFinalPose } from '../src/node/demo.js';
+import { EXAMPLES_DIR } from '../src/node/paths.js';
+import { parseCli } from '../src/node/args.js';
+import { sceneEntries } from '../src/scenes/index.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'sinew-demo-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('headless demo of the 6-link chain', () => {
+  const out = join(tmp, 'chain.pose.json');
+  const report = runDemo({ scene: 'chain', seconds: 2, out });
+  // Six 1 kg links of 0.3 m hung at y = 2.2 and released horizontal: the energy gravity can
+  // release (the chain hanging straight down) is sum m g (i + 1/2) L = 9.81 * 0.3 * 18 J.
+  const released = 9.81 * 0.3 * 18;
+
+  it('simulates exactly 2 s in whole steps and reports each second', () => {
+    expect(report.time).toBeCloseTo(2, 12);
+    expect(report.steps).toBe(480);
+    expect(report.rows.map((r) => r.time)).toEqual([1, 2]);
+  });
+
+  it('reports 6 links, no contacts, no penetration and no limit violation', () => {
+    for (const r of report.rows) {
+      expect(r.links).toBe(6);
+      expect(r.contacts).toBe(0);
+      expect(r.maxPenetration).toBe(0);
+      expect(r.maxLimitViolation).toBe(0);
+      expect(r.stepMsMean).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps the total energy of the frictionless chain within 1% of the energy released, at every step', () => {
+    const e0 = report.initial.series['total energy'];
+    expect(report.initial.kineticEnergy).toBe(0);
+    // Starting horizontal at rest, the chain has potential m g y = 6 * 9.81 * 2.2 J.
+    expect(e0).toBeCloseTo(6 * 9.81 * 2.2, 9);
+    let worst = 0;
+    for (const r of report.rows) {
+      const [lo, hi] = r.seriesRange['energy error'];
+      worst = Math.max(worst, Math.abs(lo), Math.abs(hi));
+      expect(r.series['total energy'] - e0).toBeCloseTo(r.series['energy error'], 9);
+      expect(r.series['kinetic'] + r.series['potential']).toBeCloseTo(r.series['total energy'], 9);
+    }
+    expect(worst).toBeLessThan(0.01 * released);
+    // ...while the chain does move: a good part of that energy is kinetic at some point.
+    expect(Math.max(...report.rows.map((r) => r.seriesRange['kinetic'][1]))).toBeGreaterThan(0.3 * released);
+  });
+
+  it('writes the final pose: the first joint stays on the pivot and the links stay 0.3 m apart', () => {
+    const pose = JSON.parse(readFileSync(out, 'utf8')) as DemoFinalPose;
+    expect(pose.scene).toBe('chain');
+    expect(pose.time).toBeCloseTo(2, 12);
+    expect(pose.bodies).toHaveLength(1);
+    const links = pose.bodies[0].links;
+    expect(links).toHaveLength(6);
+    expect(links[0].position[0]).toBeCloseTo(0, 12);
+    expect(links[0].position[1]).toBeCloseTo(2.2, 12);
+    expect(links[0].position[2]).toBeCloseTo(0, 12);
+    for (let i = 1; i < 6; i++) {
+      const a = links[i - 1].position, b = links[i].position;
+      expect(Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2])).toBeCloseTo(0.3, 12);
+      expect(b[2]).toBeCloseTo(0, 12); // a planar chain stays in its plane
+    }
+    for (const l of links) expect(Math.hypot(...l.quaternion)).toBeCloseTo(1, 12);
+    // Planar chain: the link rotations are about Z only.
+    for (const l of links) { expect(l.quaternion[0]).toBeCloseTo(0, 12); expect(l.quaternion[1]).toBeCloseTo(0, 12); }
+    expect(pose.bodies[0].q).toHaveLength(6);
+    expect(pose.bodies[0].qd).toHaveLength(6);
+  });
+
+  it('gives the same bits on a second run', () => {
+    const again = runDemo({ scene: 'chain', seconds: 2 });
+    expect(again.final.bodies).toEqual(report.final.bodies);
+  });
+});
+
+describe('every registered scene', () => {
+  it.each(sceneEntries().map((e) => e.name))('%s runs headless for half a second with finite stats', (name) => {
+    const r = runDemo({ scene: name, seconds: 0.5 });
+    expect(r.rows).toHaveLength(1);
+    const last = r.rows[0];
+    expect(last.links).toBeGreaterThan(0);
+    expect(Number.isFinite(last.kineticEnergy)).toBe(true);
+    for (const x of Object.values(last.series)) expect(Number.isFinite(x)).toBe(true);
+    expect(r.final.bodies.length).toBeGreaterThan(0);
+  });
+
+  it('keeps scene and simulation modules free of three.js, so they run in Node', () => {
+    for (const dir of ['sim', 'scenes']) {
+      for (const f of readdirSync(join(EXAMPLES_DIR, 'src', dir))) {
+        const text = readFileSync(join(EXAMPLES_DIR, 'src', dir, f), 'utf8');
+        expect(text, `${dir}/${f}`).not.toMatch(/from\s+['"]three(\/|['"])/);
+        expect(text, `${dir}/${f}`).not.toMatch(/from\s+['"]\.\.\/(page|node)\//);
+      }
+    }
+  });
+
+  it('has unique names usable in a URL hash', () => {
+    const names = sceneEntries().map((e) => e.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(n).toMatch(/^[a-z0-9-]+$/);
+  });
+});
+
+describe('command line', () => {
+  it('parses the demo command and its options, and PORT from the environment', () => {
+    expect(parseCli(['demo', '--scene', 'long-chain', '--seconds', '2.5', '--out', 'p.json'])).toMatchObject({
+      command: 'demo', scene: 'long-chain', seconds: 2.5, out: 'p.json',
+    });
+    expect(parseCli([], { PORT: '8080' })).toMatchObject({ command: 'auto', port: 8080 });
+    expect(parseCli(['serve', '--port=0'])).toMatchObject({ command: 'serve', port: 0 });
+    expect(() => parseCli(['demo', '--seconds', 'abc'])).toThrow(/--seconds/);
+    expect(() => parseCli(['dmeo'])).toThrow(/unknown command "dmeo"/);
+  });
+
+  it('`npm start -- demo` prints a row per second, writes the pose and exits 0', () => {
+    const out = join(tmp, 'cli.pose.json');
+    const r = spawnSync(process.execPath, ['--conditions=sinew-source', '--import', 'tsx', join(EXAMPLES_DIR, 'src', 'main.ts'), 'demo', '--scene', 'chain', '--seconds', '2', '--out', out], {
+      cwd: join(EXAMPLES_DIR, '..'), encoding: 'utf8', env: { ...process.env, CI: 'true' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^scene chain: 6-link chain/);
+    expect(lines.filter((l) => /^\s+[12]\.00\s+6\s+0\s/.test(l))).toHaveLength(2);
+    expect(existsSync(out)).toBe(true);
+  });
+
+  it('names the known scenes when asked for an unknown one, and exits 1', () => {
+    const r = spawnSync(process.execPath, ['--conditions=sinew-source', '--import', 'tsx', join(EXAMPLES_DIR, 'src', 'main.ts'), 'demo', '--scene', 'nope'], {
+      cwd: join(EXAMPLES_DIR, '..'), encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/unknown scene "nope" \(scenes: chain, long-chain/);
+  });
+});

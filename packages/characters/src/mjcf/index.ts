@@ -1,0 +1,3 @@
+export { importMJCF, type MJCFBody, type MJCFImport, type MJCFJoint, type MJCFJointType, type MJCFKeyframe, type MJCFOptions } from './import.js';
+export { MJCFError, type SourcePos } from './errors.js';
+export { parseXML, type XmlElement } from './xml.js';
