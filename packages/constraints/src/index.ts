@@ -8,3 +8,5 @@ export { JointLimits, type JointLimitOptions } from './sources/joint-limits.js';
 export { PointPin, HingePin, type PinTarget } from './sources/pin.js';
 export { TrajectoryFollower, VelocityMotor, gainsFromSettleTime, jointError, CRITICAL_SETTLE_FACTOR, type GainRule } from './sources/drives.js';
 export { World, type WorldOptions, type StepStats, type StabilizationMode } from './world.js';
+export { ContactSource, type ContactOptions } from './sources/contacts.js';
+export * from './collision/index.js';

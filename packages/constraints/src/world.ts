@@ -19,14 +19,17 @@
  * A unilateral row that is still open (g > 0) only stops the motion that would close it within the
  * step: a >= -(v + g/h)/h.
  */
-import { forwardKinematics, forwardDynamics, integratePositions, integrateSemiImplicit, type Model, type State } from '@sinew/featherstone';
+import { forwardKinematics, forwardDynamics, integratePositions, integrateSemiImplicit, kineticEnergy, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
+import { CollisionWorld } from './collision/collision-world.js';
+import { ContactSource, type ContactOptions } from './sources/contacts.js';
 import { Body } from './body.js';
 import type { PgsOptions } from './lcp/pgs.js';
-import { rowVelocity } from './rows/measure.js';
+import { rowPosition, rowVelocity } from './rows/measure.js';
 import { RowBuffer, RowTag } from './rows/row-buffer.js';
 import { ConstraintSolver, type KMethod } from './solver/constraint-solver.js';
 import { JointLimits, type JointLimitOptions } from './sources/joint-limits.js';
 import type { ConstraintSource, StepContext } from './sources/source.js';
+import { refusedInput, restoreWorldState, saveWorldState, type WorldState } from './world-state.js';
 
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
 
@@ -47,12 +50,22 @@ export interface WorldOptions {
   backtrackTolerance?: number;
   /** Approach speed (m/s or rad/s) above which a row gets an impact (default 0.02). */
   impactThreshold?: number;
-  /** Position error tolerated without post-stabilisation (default 1e-7). */
+  /** Position error tolerated without post-stabilisation (default 1e-7 m or rad). */
   stabilizationTolerance?: number;
+  /** Overlap allowed to resting contacts without correction (default 1e-3 m). */
+  contactSlop?: number;
+  /** Post-stabilisation passes per step (default 1; the correction is a Newton step, 2 removes its second-order rest). */
+  stabilizationPasses?: number;
   /** Joint limits (margin, restitution). */
   limits?: JointLimitOptions;
   /** How K is built (default 'deltas'). */
   kMethod?: KMethod;
+  /** Collision margin (m, default 0.01): contacts closer than this become (speculative) rows. */
+  contactMargin?: number;
+  /** Friction rows per contact (default 2: the four-sided pyramid; 1: the single-tangent trick). */
+  friction?: ContactOptions;
+  /** Sleeping: a resting island sleeps after `sleepTime` s (default 0.5) below `sleepSpeed` m/s (default 0.03); false disables. */
+  sleep?: { sleepTime?: number; sleepSpeed?: number } | false;
 }
 
 export interface StepStats {
@@ -72,9 +85,35 @@ export interface StepStats {
   ms: { rows: number; dynamics: number; k: number; solve: number; integrate: number; stabilize: number };
   /** Message of a step that produced a non-finite state and was rolled back, else ''. */
   error: string;
+  /** Contact points found in the last detection, and the deepest penetration among them (m). */
+  contacts: number;
+  maxPenetration: number;
+  /** Bodies asleep after the step. */
+  sleeping: number;
 }
 
 const DEFAULT_SOLVER: PgsOptions = { maxIterations: 30, tolerance: 1e-8, sor: 1 };
+
+function hasLoad(b: Body): boolean {
+  const { tau, fext } = b.state;
+  for (let i = 0; i < tau.length; i++) if (tau[i] !== 0) return true;
+  for (let i = 0; i < fext.length; i++) if (fext[i] !== 0) return true;
+  return false;
+}
+
+/** Copies row j of a buffer over row k (k < j), for compaction. */
+function copyRow(r: RowBuffer, j: number, k: number): void {
+  r.type[k] = r.type[j]; r.tag[k] = r.tag[j];
+  r.bodyA[k] = r.bodyA[j]; r.linkA[k] = r.linkA[j]; r.bodyB[k] = r.bodyB[j]; r.linkB[k] = r.linkB[j]; r.dof[k] = r.dof[j];
+  for (let e = 0; e < 3; e++) { r.pA[3 * k + e] = r.pA[3 * j + e]; r.pB[3 * k + e] = r.pB[3 * j + e]; r.dir[3 * k + e] = r.dir[3 * j + e]; }
+  r.lo[k] = r.lo[j]; r.hi[k] = r.hi[j];
+  // a friction row directly follows its normal row (same contact, kept or dropped together), so
+  // both moved by the same offset
+  const br = r.boundRow[j];
+  r.boundRow[k] = br >= 0 ? br - (j - k) : -1;
+  r.desired[k] = r.desired[j]; r.error[k] = r.error[j]; r.velocity[k] = r.velocity[j];
+  r.restitution[k] = r.restitution[j]; r.key[k] = r.key[j]; r.force[k] = r.force[j];
+}
 
 export class World {
   readonly bodies: Body[] = [];
@@ -90,20 +129,29 @@ export class World {
   backtrackTolerance: number;
   impactThreshold: number;
   stabilizationTolerance: number;
+  contactSlop: number;
+  stabilizationPasses: number;
   kMethod: KMethod;
   readonly stats: StepStats = {
     time: 0, rows: 0, islands: 0, iterations: 0, residual: 0, halvings: 0, impacts: 0, errorBefore: 0, errorAfter: 0,
-    ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, error: '',
+    ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, error: '', contacts: 0, maxPenetration: 0, sleeping: 0,
   };
+  readonly collision: CollisionWorld;
+  readonly contacts: ContactSource;
+  sleepTime: number;
+  sleepSpeed: number;
+  sleepEnabled: boolean;
 
   readonly rows = new RowBuffer(64);
-  private readonly stabRows = new RowBuffer(64);
   readonly solver = new ConstraintSolver();
   private readonly warm = new Map<number, number>();
   private islandOf = new Int32Array(8);
   private islandRows = new Int32Array(64);
   private islandStart = new Int32Array(9);
   private rhs = new Float64Array(64);
+  private gNew = new Float64Array(64);
+  private stabForce = new Float64Array(64);
+  private stabOptions: PgsOptions = { maxIterations: 50, tolerance: 1e-12, sor: 1 };
 
   constructor(options: WorldOptions = {}) {
     this.gravity = Float64Array.from(options.gravity ?? [0, -9.81, 0]);
@@ -116,17 +164,48 @@ export class World {
     this.backtrackTolerance = options.backtrackTolerance ?? 0.01;
     this.impactThreshold = options.impactThreshold ?? 0.02;
     this.stabilizationTolerance = options.stabilizationTolerance ?? 1e-7;
+    this.contactSlop = options.contactSlop ?? 1e-3;
+    this.stabilizationPasses = options.stabilizationPasses ?? 1;
     this.kMethod = options.kMethod ?? 'deltas';
+    this.stabOptions = { maxIterations: Math.max(30, this.solverOptions.maxIterations ?? 30), tolerance: 1e-12, sor: 1 };
     this.limits = new JointLimits(options.limits);
     this.sources.push(this.limits);
+    this.collision = new CollisionWorld({ margin: options.contactMargin ?? 0.01 });
+    this.contacts = new ContactSource(this.collision, options.friction);
+    this.sources.push(this.contacts);
+    this.sleepEnabled = options.sleep !== false;
+    this.sleepTime = (options.sleep || {}).sleepTime ?? 0.5;
+    this.sleepSpeed = (options.sleep || {}).sleepSpeed ?? 0.03;
+  }
+
+  /**
+   * Adds static geometry (a plane, box, sphere, capsule, triangle mesh or heightfield) with its
+   * world pose in desc.position / desc.rotation. Returns its shape handle.
+   */
+  addStatic(desc: ShapeDesc, name?: string): number {
+    return this.collision.addStaticShape(desc, name);
   }
 
   /** Adds a body (a character, or a one-link free body) with a fresh state or the given one. */
-  addBody(model: Model, options: { name?: string; state?: State } = {}): Body {
+  addBody(model: Model, options: { name?: string; state?: State; selfCollision?: boolean } = {}): Body {
     const body = new Body(this.bodies.length, options.name ?? `body${this.bodies.length}`, model, options.state);
     body.state.gravity.set(this.gravity);
+    // collision shapes of the model's links; a link never collides with its parent
+    const excluded: [number, number][] = [];
+    for (let i = 0; i < model.nLinks; i++) if (model.parent[i] >= 0) excluded.push([model.parent[i], i]);
+    this.collision.setBody(body.index, model.nLinks, { selfCollision: options.selfCollision ?? true, excludedLinkPairs: excluded });
+    for (let i = 0; i < model.nLinks; i++) {
+      for (const shape of model.shapes[i]) this.collision.addDynamicShape(body.index, i, shape, `${body.name}/${model.linkNames[i]}`);
+    }
     this.bodies.push(body);
+    forwardKinematics(model, body.state, true);
     return body;
+  }
+
+  /** Wakes a sleeping body (and lets it be simulated from the next step). */
+  wake(body: Body): void {
+    body.sleeping = false;
+    body.restTime = 0;
   }
 
   addConstraint<T extends ConstraintSource>(source: T): T {
@@ -139,14 +218,28 @@ export class World {
     if (i >= 0) this.sources.splice(i, 1);
   }
 
+  /** Everything the world carries across steps (states, time, sleep timers, warm starts): see world-state.ts. */
+  saveState(): WorldState {
+    return saveWorldState(this, this.warm);
+  }
+
+  /** Restores what saveState() wrote, bit for bit, into this world or one built the same way. */
+  restoreState(state: WorldState): void {
+    restoreWorldState(this, this.warm, state);
+  }
+
   /** Advances the world by dt seconds (refuses a non-finite or non-positive dt, leaving the world unchanged). */
   step(dt: number): StepStats {
     if (!(typeof dt === 'number' && Number.isFinite(dt) && dt > 0)) throw new RangeError(`World.step: dt must be a positive finite number of seconds, got ${dt}`);
+    // non-finite user input (drive and motor targets, pin points, q, qd, torques, forces) is refused before anything changes
+    const refused = refusedInput(this.sources, this.bodies);
+    if (refused) throw new RangeError(`World.step: ${refused}; the step was refused and the world is unchanged`);
     const st = this.stats;
     st.rows = 0; st.islands = 0; st.iterations = 0; st.residual = 0; st.halvings = 0; st.impacts = 0; st.errorBefore = 0; st.errorAfter = 0; st.error = '';
     st.ms.rows = 0; st.ms.dynamics = 0; st.ms.k = 0; st.ms.solve = 0; st.ms.integrate = 0; st.ms.stabilize = 0;
     const h = dt / this.substeps;
     const time0 = this.time;
+    for (const b of this.bodies) if (b.sleeping && hasLoad(b)) this.wake(b);
     for (const b of this.bodies) { b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
     try {
       for (let s = 0; s < this.substeps; s++) {
@@ -198,9 +291,12 @@ export class World {
     rows.clear();
     const ctx = this.ctx(h);
     for (const src of this.sources) src.addRows(rows, ctx);
+    this.dropSleepingRows(rows);
     for (let j = 0; j < rows.count; j++) {
       rows.velocity[j] = rowVelocity(rows, j, bodies);
       rows.force[j] = this.warm.get(rows.key[j]) ?? 0;
+      const tag = rows.tag[j];
+      if (tag === RowTag.Pin || tag === RowTag.Limit || tag === RowTag.Contact) rows.offset[j] = rows.error[j] - rowPosition(rows, j, bodies);
     }
     st.rows = Math.max(st.rows, rows.count);
     let t1 = performance.now();
@@ -223,14 +319,7 @@ export class World {
     for (let halvings = 0; ; halvings++) {
       for (const b of bodies) if (!b.sleeping) integrateSemiImplicit(b.model, b.state, b.qdd, hTry);
       if (halvings >= this.maxHalvings) break;
-      let violation = 0;
-      let checked = false;
-      for (const src of this.sources) {
-        if (!src.violation) continue;
-        if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
-        violation = Math.max(violation, src.violation(ctx));
-      }
-      if (violation <= this.backtrackTolerance) break;
+      if (this.violation(rows) <= this.backtrackTolerance) break;
       for (const b of bodies) if (!b.sleeping) b.restore();
       hTry *= 0.5;
       st.halvings++;
@@ -240,7 +329,97 @@ export class World {
     st.ms.integrate += t1 - t0;
     if (this.stabilization === 'post') this.postStabilize(hTry);
     st.ms.stabilize += performance.now() - t1;
+    st.contacts = this.contacts.count;
+    st.maxPenetration = this.contacts.maxDepth;
+    if (this.sleepEnabled) this.updateSleep(hTry, nIslands);
     return hTry;
+  }
+
+  /**
+   * Rows touching a sleeping body: when their other side is awake, the sleeper wakes (it was
+   * touched); when every side sleeps or is static, the row is dropped.
+   */
+  private dropSleepingRows(rows: RowBuffer): void {
+    const bodies = this.bodies;
+    let woke = false;
+    for (let j = 0; j < rows.count; j++) {
+      const a = bodies[rows.bodyA[j]], bi = rows.bodyB[j];
+      const b = bi >= 0 ? bodies[bi] : null;
+      if (a.sleeping && b && !b.sleeping) { this.wake(a); woke = true; }
+      else if (b && b.sleeping && !a.sleeping) { this.wake(b); woke = true; }
+    }
+    if (woke) for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, true);
+    let k = 0;
+    for (let j = 0; j < rows.count; j++) {
+      const a = bodies[rows.bodyA[j]], bi = rows.bodyB[j];
+      if (a.sleeping && (bi < 0 || bodies[bi].sleeping)) continue;
+      if (k !== j) copyRow(rows, j, k);
+      k++;
+    }
+    rows.count = k;
+  }
+
+  /**
+   * Sleep: an island (bodies linked by rows) whose bodies all move slower than sleepSpeed (the
+   * root-mean-square speed sqrt(2 KE / m)) for sleepTime seconds goes to sleep: zero velocity, not
+   * stepped, until touched by an awake body or loaded by a force.
+   */
+  private updateSleep(h: number, nIslands: number): void {
+    const bodies = this.bodies;
+    for (const b of bodies) {
+      if (b.sleeping) continue;
+      forwardKinematics(b.model, b.state, true);
+      const speed = Math.sqrt((2 * kineticEnergy(b.model, b.state)) / b.model.totalMass());
+      b.restTime = speed < this.sleepSpeed && !this.driven(b) ? b.restTime + h : 0;
+    }
+    // an island sleeps only as a whole
+    const minRest = new Float64Array(nIslands).fill(Infinity);
+    for (const b of bodies) if (!b.sleeping && b.island >= 0) minRest[b.island] = Math.min(minRest[b.island], b.restTime);
+    let sleeping = 0;
+    for (const b of bodies) {
+      if (!b.sleeping) {
+        const rest = b.island >= 0 ? minRest[b.island] : b.restTime;
+        if (rest >= this.sleepTime) {
+          b.sleeping = true;
+          b.state.qd.fill(0);
+          forwardKinematics(b.model, b.state, true);
+        }
+      }
+      if (b.sleeping) sleeping++;
+    }
+    this.stats.sleeping = sleeping;
+  }
+
+  /** A body with a drive, motor or pin of its own keeps moving on purpose: it does not sleep. */
+  private driven(b: Body): boolean {
+    for (const src of this.sources) {
+      const s = src as { body?: number; enabled?: boolean };
+      if (s.body === b.index && s.enabled !== false) return true;
+    }
+    return false;
+  }
+
+  /**
+   * How deep the tentative state violates the unilateral rows of the step (contacts, limits),
+   * measured exactly through the rows' position measures: every contact the step could make is
+   * among them (speculative margins), so a body that would pass a thin wall is caught too.
+   */
+  private violation(rows: RowBuffer): number {
+    const bodies = this.bodies;
+    let checked = false;
+    let worst = 0;
+    for (let j = 0; j < rows.count; j++) {
+      const tag = rows.tag[j];
+      if (tag !== RowTag.Contact && tag !== RowTag.Limit) continue;
+      const off = rows.offset[j];
+      if (off !== off) continue;
+      if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
+      // only what the step made worse counts: a row that started overlapping is stabilisation's
+      const g = rowPosition(rows, j, bodies) + off;
+      const start = rows.error[j] < 0 ? -rows.error[j] : 0;
+      if (-g - start > worst) worst = -g - start;
+    }
+    return worst;
   }
 
   /** Groups rows by island (bodies linked by two-body rows). Returns the island count. */
@@ -340,7 +519,9 @@ export class World {
     for (let c = 0; c < solver.m; c++) {
       const j = solver.rowAt(c);
       const tag = rows.tag[j];
-      if ((tag === RowTag.Limit || tag === RowTag.Contact) && rows.error[j] <= 1e-3 && rows.velocity[j] < -this.impactThreshold) return true;
+      // rows without restitution need no impulse: their velocity-level acceleration row stops the
+      // approach within the step; only bouncing rows take the impact path
+      if ((tag === RowTag.Limit || tag === RowTag.Contact) && rows.restitution[j] > 0 && rows.error[j] <= 1e-3 && rows.velocity[j] < -this.impactThreshold) return true;
     }
     return false;
   }
@@ -365,7 +546,7 @@ export class World {
     solver.setRhs(rows, rhs);
     for (let c = 0; c < solver.m; c++) {
       const tag = rows.tag[solver.rowAt(c)];
-      if (tag === RowTag.Drive || tag === RowTag.Motor) { solver.lcp.lo[c] = 0; solver.lcp.hi[c] = 0; }
+      if (tag === RowTag.Drive || tag === RowTag.Motor) { solver.lo[c] = 0; solver.hi[c] = 0; }
     }
     const saved = this.saveForces(rows);
     solver.solve(rows, this.solverOptions, false);
@@ -387,82 +568,67 @@ export class World {
    * Post-stabilisation (Cline thesis 3.4, eq. 3.7 in reduced coordinates): with the position errors
    * g of pins, limits and contacts at the new positions, solve K lambda + g = g+ (g+ = 0 for pins,
    * g+ >= 0 complementary to lambda >= 0 for unilateral rows) and move q by dq = M^-1 J^T lambda =
-   * sum_i lambda_i dqdd_i: the mass-weighted least change that removes the drift.
+   * sum_i lambda_i dqdd_i: the mass-weighted least change that removes the drift. The rows are the
+   * step's own; their errors at the new positions are exact for point rows and 1-dof joint rows
+   * (through the offsets kept at their creation) and first-order (g + h v) for the others.
+   * Velocities are left as they are (as in the thesis): the next step's velocity-level rows remove
+   * any approach the correction leaves.
    */
   private postStabilize(h: number): void {
     const st = this.stats;
     const bodies = this.bodies;
-    for (let pass = 0; pass < 2; pass++) {
+    const rows = this.rows;
+    if (this.rhs.length < rows.capacity) this.rhs = new Float64Array(rows.capacity);
+    if (this.gNew.length < rows.capacity) this.gNew = new Float64Array(rows.capacity);
+    if (this.stabForce.length < rows.capacity) this.stabForce = new Float64Array(rows.capacity);
+    const g = this.gNew;
+    for (let pass = 0; pass < this.stabilizationPasses; pass++) {
       for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, true);
-      const rows = this.stabRows;
-      rows.clear();
-      const ctx = this.ctx(h);
-      for (const src of this.sources) src.addRows(rows, ctx);
-      // keep position rows only, and only when something is off
       let worst = 0;
       let n = 0;
-      if (this.rhs.length < rows.count) this.rhs = new Float64Array(2 * rows.capacity);
       for (let j = 0; j < rows.count; j++) {
         const tag = rows.tag[j];
         if (tag !== RowTag.Pin && tag !== RowTag.Limit && tag !== RowTag.Contact) continue;
-        const g = rows.error[j];
-        const bad = tag === RowTag.Pin ? Math.abs(g) : -g;
-        worst = Math.max(worst, bad);
+        const off = rows.offset[j];
+        g[j] = off === off ? rowPosition(rows, j, bodies) + off : rows.error[j] + h * rowVelocity(rows, j, bodies);
+        // contacts may overlap by the slop without correction (they stay in touch from step to step)
+        const bad = tag === RowTag.Pin ? Math.abs(g[j]) : tag === RowTag.Contact ? -g[j] - this.contactSlop : -g[j];
+        if (bad > worst) worst = bad;
+        if (tag === RowTag.Contact) g[j] += 0.5 * this.contactSlop;
         this.islandRows[n++] = j;
       }
       if (pass === 0) st.errorBefore = Math.max(st.errorBefore, worst);
       if (worst <= this.stabilizationTolerance || n === 0) {
         st.errorAfter = Math.max(st.errorAfter, worst);
-        return;
+        break;
       }
-      // one problem for all rows (islands do not couple, so this is exact; sizes are small here)
       const solver = this.solver;
       solver.setRows(rows, this.islandRows, n, bodies);
       solver.dynamics(bodies);
       solver.buildK(rows, bodies, this.kMethod);
-      for (let c = 0; c < solver.m; c++) {
-        const j = solver.rowAt(c);
-        this.rhs[j] = rows.error[j];
-        // unilateral rows become lambda >= 0; pins free
-      }
+      for (let c = 0; c < solver.m; c++) { const j = solver.rowAt(c); this.rhs[j] = g[j]; }
       solver.setRhs(rows, this.rhs);
-      solver.solve(rows, { ...this.solverOptions, maxIterations: Math.max(50, this.solverOptions.maxIterations ?? 50), tolerance: 1e-12 }, false);
+      solver.solve(rows, this.stabOptions, false, this.stabForce);
       solver.combine(bodies, 'dq');
       for (let k = 0; k < solver.nBodies; k++) {
         const b = bodies[solver.bodyList[k]];
         integratePositions(b.model, b.state.q, b.scratch, 1);
         b.state.work.dynamicsValid = false;
       }
+      if (pass === this.stabilizationPasses - 1) {
+        for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, true);
+        let after = 0;
+        for (let j = 0; j < rows.count; j++) {
+          const tag = rows.tag[j];
+          if (tag !== RowTag.Pin && tag !== RowTag.Limit && tag !== RowTag.Contact) continue;
+          const off = rows.offset[j];
+          const gj = off === off ? rowPosition(rows, j, bodies) + off : g[j];
+          after = Math.max(after, tag === RowTag.Pin ? Math.abs(gj) : tag === RowTag.Contact ? -gj - this.contactSlop : -gj);
+        }
+        st.errorAfter = Math.max(st.errorAfter, after);
+      }
     }
-    // measure what is left, and make the velocities consistent with the corrected positions:
-    // K mu + v = v+ (v+ = 0 for pins, v+ >= 0 complementary to mu >= 0 for closed unilateral rows),
-    // qd += M^-1 J^T mu. Without it the positions move but the velocities keep the drift's
-    // direction, and a closed loop can gain energy step after step.
-    for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, true);
-    const rows = this.stabRows;
-    rows.clear();
-    for (const src of this.sources) src.addRows(rows, this.ctx(h));
-    let worst = 0;
-    let n = 0;
-    for (let j = 0; j < rows.count; j++) {
-      const tag = rows.tag[j];
-      if (tag === RowTag.Pin) worst = Math.max(worst, Math.abs(rows.error[j]));
-      else if (tag === RowTag.Limit || tag === RowTag.Contact) worst = Math.max(worst, -rows.error[j]);
-      else continue;
-      if (tag === RowTag.Pin || rows.error[j] <= 0) this.islandRows[n++] = j;
-    }
-    st.errorAfter = Math.max(st.errorAfter, worst);
-    if (n === 0) return;
-    const solver = this.solver;
-    solver.setRows(rows, this.islandRows, n, bodies);
-    solver.dynamics(bodies);
-    solver.buildK(rows, bodies, this.kMethod);
-    for (let c = 0; c < solver.m; c++) {
-      const j = solver.rowAt(c);
-      this.rhs[j] = rowVelocity(rows, j, bodies);
-    }
-    solver.setRhs(rows, this.rhs);
-    solver.solve(rows, { ...this.solverOptions, maxIterations: Math.max(50, this.solverOptions.maxIterations ?? 50), tolerance: 1e-12 }, false);
-    solver.combine(bodies, 'qd');
+
   }
+
 }

@@ -153,6 +153,39 @@ describe('the constraint matrix K', () => {
     console.log(`K by deltas vs J M^-1 J^T: worst absolute difference ${worst.toExponential(2)}`);
   });
 
+  it('the implicit PGS (K never formed: J and M^-1 J^T columns) gives the dense PGS forces', () => {
+    const r = rng(99);
+    for (let trial = 0; trial < 10; trial++) {
+      const bodies = [0, 1].map((k) => new Body(k, `b${k}`, randomTree(r, 4 + Math.floor(r() * 8))));
+      bodies.forEach((b) => { randomState(r, b); forwardKinematics(b.model, b.state); });
+      const rows = new RowBuffer(8);
+      const unit = () => { const v = [r() - 0.5, r() - 0.5, r() - 0.5]; const n = Math.hypot(...v); return v.map((x) => x / n); };
+      for (let k = 0; k < 20; k++) {
+        const bi = Math.floor(r() * 2), link = Math.floor(r() * bodies[bi].model.nLinks);
+        const j = k % 3 === 2
+          ? rows.addPoint(RowTag.User, bi, link, [r(), r(), r()], 1 - bi, Math.floor(r() * bodies[1 - bi].model.nLinks), [r(), r(), r()], unit())
+          : rows.addPoint(RowTag.User, bi, link, [r(), r(), r()], -1, -1, [0, 0, 0], unit());
+        if (k % 2 === 0) rows.setBounds(j, 0, Infinity);
+        else if (k % 5 === 1) rows.setBounds(j, -0.3, 0.3);
+      }
+      const idx = Int32Array.from({ length: rows.count }, (_, i) => i);
+      const out: Float64Array[] = [];
+      for (const limit of [1000, 0]) {
+        const s = new ConstraintSolver();
+        s.denseLimit = limit;
+        s.setRows(rows, idx, rows.count, bodies);
+        expect(s.dense).toBe(limit > 0);
+        s.dynamics(bodies);
+        s.buildK(rows, bodies);
+        s.setAccelerationRhs(rows, bodies);
+        const f = new Float64Array(rows.count);
+        s.solve(rows, { maxIterations: 40, tolerance: 0 }, false, f);
+        out.push(f);
+      }
+      for (let i = 0; i < rows.count; i++) expect(Math.abs(out[0][i] - out[1][i])).toBeLessThan(1e-9 * Math.max(1, Math.abs(out[0][i])));
+    }
+  });
+
   it('its solution, applied as qdd0 + sum f dqdd, meets the rows it was solved for (a point held still)', () => {
     const r = rng(7);
     const body = new Body(0, 'b', randomTree(r, 6));

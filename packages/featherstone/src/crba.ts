@@ -18,7 +18,7 @@ export function massMatrix(model: Model, state: State, outM: Arr): Arr {
   const { Ic, Xup, tmp, tmp36 } = w;
   const n = model.nLinks;
   const S = model.S;
-  Ic.set(model.I.subarray(0, 36 * n));
+  Ic.set(model.I); // one block copy (same length: no view, no allocation)
   for (let i = n - 1; i >= 0; i--) {
     const p = model.parent[i];
     if (p >= 0) congruenceInertia(Xup, 12 * i, Ic, 36 * i, Ic, 36 * p, true, tmp36);

@@ -17,7 +17,8 @@
  */
 import { forceLinkToWorld, forwardDynamics } from './aba.js';
 import type { Model } from './model.js';
-import { xformMotion, type Arr } from './spatial.js';
+import { JointType } from './joints.js';
+import type { Arr } from './spatial.js';
 import type { State } from './state.js';
 
 function requireDynamics(state: State): void {
@@ -99,79 +100,152 @@ export function pointForceToLink(state: State, link: number, point: ArrayLike<nu
   out[oo + 3] = fx; out[oo + 4] = fy; out[oo + 5] = fz;
 }
 
-/** Inbound loop over the ancestors of `link` (dp of `link` already set). Marks them with a fresh stamp. */
+/**
+ * Inbound loop over the ancestors of `link` (dp of `link` already set), lines 6-16:
+ *   du_i = -S_i^T dp_i (+ the joint force on `link`),  dp_parent = X_i^T (dp_i + U_i D_i^-1 du_i).
+ * Marks the ancestors with a fresh stamp. 1-dof joints (S a unit axis, D^-1 a scalar) and
+ * spherical joints (S the angular half, D^-1 3x3) are written out; other joints go through S.
+ */
 function propagateInbound(model: Model, state: State, link: number, jointForce: ArrayLike<number> | null, jfo: number): void {
   const w = state.work;
-  const { dp, du, U, Dinv, Xup, stamp } = w;
-  const S = model.S;
+  const dp = w.dp, du = w.du, U = w.U, Dinv = w.Dinv, Xup = w.Xup, stamp = w.stamp;
+  const type = model.jointType, parent = model.parent, axis = model.axis;
   const tag = ++w.stampCounter;
   const pa = w.tmp2; // 6 numbers at 0, U D^-1 du scratch at 6
-  for (let i = link; i >= 0; i = model.parent[i]) {
+  for (let i = link; i >= 0; i = parent[i]) {
     stamp[i] = tag;
-    const nv = model.jointNv[i];
-    const vo = 6 * i, so = 36 * i;
-    for (let r = 0; r < nv; r++) {
-      let s = 0;
-      for (let e = 0; e < 6; e++) s -= S[so + 6 * r + e] * dp[vo + e];
-      du[vo + r] = s;
-    }
-    if (jointForce !== null && i === link) for (let r = 0; r < nv; r++) du[vo + r] += jointForce[jfo + r];
-    const p = model.parent[i];
-    if (p < 0) break;
-    // pa = dp + U D^-1 du
-    for (let r = 0; r < nv; r++) {
-      let s = 0;
-      for (let k = 0; k < nv; k++) s += Dinv[so + nv * r + k] * du[vo + k];
-      pa[6 + r] = s;
-    }
-    for (let e = 0; e < 6; e++) {
-      let s = dp[vo + e];
-      for (let r = 0; r < nv; r++) s += U[so + 6 * r + e] * pa[6 + r];
-      pa[e] = s;
-    }
+    const vo = 6 * i, io = 36 * i, t = type[i], p = parent[i];
+    const d0 = dp[vo], d1 = dp[vo + 1], d2 = dp[vo + 2], d3 = dp[vo + 3], d4 = dp[vo + 4], d5 = dp[vo + 5];
+    let a0 = d0, a1 = d1, a2 = d2, a3 = d3, a4 = d4, a5 = d5;
+    if (t === JointType.revolute || t === JointType.prismatic) {
+      const ao = 3 * i;
+      const sx = axis[ao], sy = axis[ao + 1], sz = axis[ao + 2];
+      let g = t === JointType.revolute ? -(sx * d0 + sy * d1 + sz * d2) : -(sx * d3 + sy * d4 + sz * d5);
+      if (jointForce !== null && i === link) g += jointForce[jfo];
+      du[vo] = g;
+      if (p < 0) break;
+      const k = Dinv[io] * g;
+      a0 += U[io] * k; a1 += U[io + 1] * k; a2 += U[io + 2] * k; a3 += U[io + 3] * k; a4 += U[io + 4] * k; a5 += U[io + 5] * k;
+    } else if (t === JointType.spherical) {
+      let g0 = -d0, g1 = -d1, g2 = -d2;
+      if (jointForce !== null && i === link) { g0 += jointForce[jfo]; g1 += jointForce[jfo + 1]; g2 += jointForce[jfo + 2]; }
+      du[vo] = g0; du[vo + 1] = g1; du[vo + 2] = g2;
+      if (p < 0) break;
+      const k0 = Dinv[io] * g0 + Dinv[io + 1] * g1 + Dinv[io + 2] * g2;
+      const k1 = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
+      const k2 = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
+      a0 += U[io] * k0 + U[io + 6] * k1 + U[io + 12] * k2;
+      a1 += U[io + 1] * k0 + U[io + 7] * k1 + U[io + 13] * k2;
+      a2 += U[io + 2] * k0 + U[io + 8] * k1 + U[io + 14] * k2;
+      a3 += U[io + 3] * k0 + U[io + 9] * k1 + U[io + 15] * k2;
+      a4 += U[io + 4] * k0 + U[io + 10] * k1 + U[io + 16] * k2;
+      a5 += U[io + 5] * k0 + U[io + 11] * k1 + U[io + 17] * k2;
+    } else if (t !== JointType.fixed) {
+      const S = model.S, nv = model.jointNv[i];
+      for (let r = 0; r < nv; r++) {
+        let s = 0;
+        for (let e = 0; e < 6; e++) s -= S[io + 6 * r + e] * dp[vo + e];
+        du[vo + r] = s;
+      }
+      if (jointForce !== null && i === link) for (let r = 0; r < nv; r++) du[vo + r] += jointForce[jfo + r];
+      if (p < 0) break;
+      for (let r = 0; r < nv; r++) {
+        let s = 0;
+        for (let k = 0; k < nv; k++) s += Dinv[io + nv * r + k] * du[vo + k];
+        pa[6 + r] = s;
+      }
+      for (let r = 0; r < nv; r++) {
+        const k = pa[6 + r];
+        a0 += U[io + 6 * r] * k; a1 += U[io + 6 * r + 1] * k; a2 += U[io + 6 * r + 2] * k;
+        a3 += U[io + 6 * r + 3] * k; a4 += U[io + 6 * r + 4] * k; a5 += U[io + 6 * r + 5] * k;
+      }
+    } else if (p < 0) break;
     // dp_parent = X^T pa (one child on the path: assignment, not accumulation)
     const xo = 12 * i;
-    const Fx = Xup[xo] * pa[3] + Xup[xo + 3] * pa[4] + Xup[xo + 6] * pa[5];
-    const Fy = Xup[xo + 1] * pa[3] + Xup[xo + 4] * pa[4] + Xup[xo + 7] * pa[5];
-    const Fz = Xup[xo + 2] * pa[3] + Xup[xo + 5] * pa[4] + Xup[xo + 8] * pa[5];
+    const Fx = Xup[xo] * a3 + Xup[xo + 3] * a4 + Xup[xo + 6] * a5;
+    const Fy = Xup[xo + 1] * a3 + Xup[xo + 4] * a4 + Xup[xo + 7] * a5;
+    const Fz = Xup[xo + 2] * a3 + Xup[xo + 5] * a4 + Xup[xo + 8] * a5;
     const rx = Xup[xo + 9], ry = Xup[xo + 10], rz = Xup[xo + 11];
     const po = 6 * p;
-    dp[po] = Xup[xo] * pa[0] + Xup[xo + 3] * pa[1] + Xup[xo + 6] * pa[2] + (ry * Fz - rz * Fy);
-    dp[po + 1] = Xup[xo + 1] * pa[0] + Xup[xo + 4] * pa[1] + Xup[xo + 7] * pa[2] + (rz * Fx - rx * Fz);
-    dp[po + 2] = Xup[xo + 2] * pa[0] + Xup[xo + 5] * pa[1] + Xup[xo + 8] * pa[2] + (rx * Fy - ry * Fx);
+    dp[po] = Xup[xo] * a0 + Xup[xo + 3] * a1 + Xup[xo + 6] * a2 + (ry * Fz - rz * Fy);
+    dp[po + 1] = Xup[xo + 1] * a0 + Xup[xo + 4] * a1 + Xup[xo + 7] * a2 + (rz * Fx - rx * Fz);
+    dp[po + 2] = Xup[xo + 2] * a0 + Xup[xo + 5] * a1 + Xup[xo + 8] * a2 + (rx * Fy - ry * Fx);
     dp[po + 3] = Fx; dp[po + 4] = Fy; dp[po + 5] = Fz;
   }
 }
 
+/**
+ * Outbound loop over every link, lines 18-22: da'_i = X_i da_parent (da_0 = 0),
+ * dqdd_i = D_i^-1 (du_i - U_i^T da'_i) with du_i = 0 off the path, da_i = da'_i + S_i dqdd_i.
+ */
 function outward(model: Model, state: State, dqdd: Arr): void {
   const w = state.work;
-  const { du, U, Dinv, Xup, stamp, da } = w;
+  const du = w.du, U = w.U, Dinv = w.Dinv, X = w.Xup, stamp = w.stamp, da = w.da;
   const tag = w.stampCounter;
-  const S = model.S;
-  const tmp = w.tmp2; // at 12..17
+  const type = model.jointType, parent = model.parent, vOffset = model.vOffset, axis = model.axis;
   const n = model.nLinks;
   for (let i = 0; i < n; i++) {
-    const nv = model.jointNv[i];
-    const vo = 6 * i, so = 36 * i, dof0 = model.vOffset[i];
-    const p = model.parent[i];
-    if (p < 0) da.fill(0, vo, vo + 6);
-    else xformMotion(Xup, 12 * i, da, 6 * p, da, vo);
+    const vo = 6 * i, io = 36 * i, p = parent[i];
+    let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
+    if (p >= 0) {
+      // X m (eq. 2.24)
+      const po = 6 * p, xo = 12 * i;
+      const m0 = da[po], m1 = da[po + 1], m2 = da[po + 2];
+      const rx = X[xo + 9], ry = X[xo + 10], rz = X[xo + 11];
+      const t3 = da[po + 3] - (ry * m2 - rz * m1), t4 = da[po + 4] - (rz * m0 - rx * m2), t5 = da[po + 5] - (rx * m1 - ry * m0);
+      a0 = X[xo] * m0 + X[xo + 1] * m1 + X[xo + 2] * m2;
+      a1 = X[xo + 3] * m0 + X[xo + 4] * m1 + X[xo + 5] * m2;
+      a2 = X[xo + 6] * m0 + X[xo + 7] * m1 + X[xo + 8] * m2;
+      a3 = X[xo] * t3 + X[xo + 1] * t4 + X[xo + 2] * t5;
+      a4 = X[xo + 3] * t3 + X[xo + 4] * t4 + X[xo + 5] * t5;
+      a5 = X[xo + 6] * t3 + X[xo + 7] * t4 + X[xo + 8] * t5;
+    }
+    const t = type[i], d = vOffset[i];
     const onPath = stamp[i] === tag;
-    for (let r = 0; r < nv; r++) {
-      let s = onPath ? du[vo + r] : 0;
-      for (let e = 0; e < 6; e++) s -= U[so + 6 * r + e] * da[vo + e];
-      tmp[12 + r] = s;
+    if (t === JointType.revolute || t === JointType.prismatic) {
+      const q = Dinv[io] * ((onPath ? du[vo] : 0) - (U[io] * a0 + U[io + 1] * a1 + U[io + 2] * a2 + U[io + 3] * a3 + U[io + 4] * a4 + U[io + 5] * a5));
+      dqdd[d] = q;
+      const ao = 3 * i;
+      if (t === JointType.revolute) { a0 += axis[ao] * q; a1 += axis[ao + 1] * q; a2 += axis[ao + 2] * q; }
+      else { a3 += axis[ao] * q; a4 += axis[ao + 1] * q; a5 += axis[ao + 2] * q; }
+    } else if (t === JointType.spherical) {
+      let e0 = -(U[io] * a0 + U[io + 1] * a1 + U[io + 2] * a2 + U[io + 3] * a3 + U[io + 4] * a4 + U[io + 5] * a5);
+      let e1 = -(U[io + 6] * a0 + U[io + 7] * a1 + U[io + 8] * a2 + U[io + 9] * a3 + U[io + 10] * a4 + U[io + 11] * a5);
+      let e2 = -(U[io + 12] * a0 + U[io + 13] * a1 + U[io + 14] * a2 + U[io + 15] * a3 + U[io + 16] * a4 + U[io + 17] * a5);
+      if (onPath) { e0 += du[vo]; e1 += du[vo + 1]; e2 += du[vo + 2]; }
+      const q0 = Dinv[io] * e0 + Dinv[io + 1] * e1 + Dinv[io + 2] * e2;
+      const q1 = Dinv[io + 3] * e0 + Dinv[io + 4] * e1 + Dinv[io + 5] * e2;
+      const q2 = Dinv[io + 6] * e0 + Dinv[io + 7] * e1 + Dinv[io + 8] * e2;
+      dqdd[d] = q0; dqdd[d + 1] = q1; dqdd[d + 2] = q2;
+      a0 += q0; a1 += q1; a2 += q2;
+    } else if (t !== JointType.fixed) {
+      da[vo] = a0; da[vo + 1] = a1; da[vo + 2] = a2; da[vo + 3] = a3; da[vo + 4] = a4; da[vo + 5] = a5;
+      outwardGeneral(model, w, i, onPath, dqdd);
+      continue;
     }
-    for (let r = 0; r < nv; r++) {
-      let s = 0;
-      for (let k = 0; k < nv; k++) s += Dinv[so + nv * r + k] * tmp[12 + k];
-      dqdd[dof0 + r] = s;
-    }
-    for (let k = 0; k < nv; k++) {
-      const qk = dqdd[dof0 + k];
-      if (qk === 0) continue;
-      for (let e = 0; e < 6; e++) da[vo + e] += S[so + 6 * k + e] * qk;
-    }
+    da[vo] = a0; da[vo + 1] = a1; da[vo + 2] = a2; da[vo + 3] = a3; da[vo + 4] = a4; da[vo + 5] = a5;
+  }
+}
+
+/** dqdd_i and da_i from S, for any joint (da'_i already in da). */
+function outwardGeneral(model: Model, w: State['work'], i: number, onPath: boolean, dqdd: Arr): void {
+  const du = w.du, U = w.U, Dinv = w.Dinv, da = w.da, S = model.S;
+  const tmp = w.tmp2; // at 12..17
+  const nv = model.jointNv[i];
+  const vo = 6 * i, so = 36 * i, dof0 = model.vOffset[i];
+  for (let r = 0; r < nv; r++) {
+    let s = onPath ? du[vo + r] : 0;
+    for (let e = 0; e < 6; e++) s -= U[so + 6 * r + e] * da[vo + e];
+    tmp[12 + r] = s;
+  }
+  for (let r = 0; r < nv; r++) {
+    let s = 0;
+    for (let k = 0; k < nv; k++) s += Dinv[so + nv * r + k] * tmp[12 + k];
+    dqdd[dof0 + r] = s;
+  }
+  for (let k = 0; k < nv; k++) {
+    const qk = dqdd[dof0 + k];
+    for (let e = 0; e < 6; e++) da[vo + e] += S[so + 6 * k + e] * qk;
   }
 }
 

@@ -8,12 +8,28 @@ import { integrateJoint } from './joints.js';
 import type { Model } from './model.js';
 import type { Arr } from './spatial.js';
 import type { State } from './state.js';
+import { forwardKinematics } from './kinematics.js';
+import { freeRootCount, freeRootMomenta, restoreFreeRootMomenta } from './momentum-correction.js';
 
-/** One semi-implicit Euler step with the given accelerations. */
-export function integrateSemiImplicit(model: Model, state: State, qdd: ArrayLike<number>, dt: number): void {
+/**
+ * One semi-implicit Euler step with the given accelerations. For models with free-floating roots
+ * the root velocities are then corrected so the position update changes no momentum
+ * (momentum-correction.ts); `preserveMomentum: false` skips that.
+ */
+export function integrateSemiImplicit(model: Model, state: State, qdd: ArrayLike<number>, dt: number, preserveMomentum = true): void {
   const { q, qd } = state;
-  for (let d = 0; d < model.nv; d++) qd[d] += dt * qdd[d];
-  integratePositions(model, q, qd, dt);
+  const roots = preserveMomentum ? freeRootCount(model) : 0;
+  if (roots > 0 && model.nLinks > 1) {
+    const target = state.work.momentumScratch;
+    forwardKinematics(model, state, true);
+    freeRootMomenta(model, state, qdd, dt, target);
+    for (let d = 0; d < model.nv; d++) qd[d] += dt * qdd[d];
+    integratePositions(model, q, qd, dt);
+    restoreFreeRootMomenta(model, state, target);
+  } else {
+    for (let d = 0; d < model.nv; d++) qd[d] += dt * qdd[d];
+    integratePositions(model, q, qd, dt);
+  }
   state.work.dynamicsValid = false;
 }
 

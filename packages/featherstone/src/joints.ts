@@ -116,13 +116,13 @@ export function integrateJoint(type: number, q: Arr, qo: number, qd: ArrayLike<n
       q[qo] += qd[vo] * dt;
       break;
     case JointType.spherical:
-      rotateQuatByBodyRate(q, qo, qd[vo], qd[vo + 1], qd[vo + 2], dt);
+      rotateQuatByBodyRate(q, qo, qd, vo, dt, false);
       break;
     case JointType.free: {
       const s = scratchQuat;
       // midpoint orientation for the translation
       s[4] = q[qo + 3]; s[5] = q[qo + 4]; s[6] = q[qo + 5]; s[7] = q[qo + 6];
-      rotateQuatByBodyRate(s, 4, qd[vo], qd[vo + 1], qd[vo + 2], dt * 0.5);
+      rotateQuatByBodyRate(s, 4, qd, vo, dt, true);
       const x = s[4], y = s[5], z = s[6], w = s[7];
       const vx = qd[vo + 3], vy = qd[vo + 4], vz = qd[vo + 5];
       // R v with R from the midpoint quaternion
@@ -130,22 +130,30 @@ export function integrateJoint(type: number, q: Arr, qo: number, qd: ArrayLike<n
       q[qo] += (vx + w * tx + (y * tz - z * ty)) * dt;
       q[qo + 1] += (vy + w * ty + (z * tx - x * tz)) * dt;
       q[qo + 2] += (vz + w * tz + (x * ty - y * tx)) * dt;
-      rotateQuatByBodyRate(q, qo + 3, qd[vo], qd[vo + 1], qd[vo + 2], dt);
+      rotateQuatByBodyRate(q, qo + 3, qd, vo, dt, false);
       break;
     }
   }
 }
 
-function rotateQuatByBodyRate(q: Arr, qo: number, wx: number, wy: number, wz: number, dt: number): void {
+/**
+ * q <- q * exp(w h / 2), w = qd[vo..vo+2] (link frame), h = dt or dt / 2 (halfStep). The rates are
+ * read here rather than passed: numbers computed by a caller and passed to a call that is not
+ * inlined are boxed on the heap.
+ */
+function rotateQuatByBodyRate(q: Arr, qo: number, qd: ArrayLike<number>, vo: number, dt: number, halfStep: boolean): void {
   const s = scratchQuat;
-  const ax = wx * dt * 0.5, ay = wy * dt * 0.5, az = wz * dt * 0.5;
+  const f = halfStep ? 0.25 : 0.5;
+  const ax = qd[vo] * dt * f, ay = qd[vo + 1] * dt * f, az = qd[vo + 2] * dt * f;
   const th = Math.sqrt(ax * ax + ay * ay + az * az);
   // exp of the pure quaternion (ax, ay, az): [sin(th) a/th, cos(th)]; sin(th)/th by series near 0
   const k = th < 1e-8 ? 1 - (th * th) / 6 : Math.sin(th) / th;
   s[0] = ax * k; s[1] = ay * k; s[2] = az * k; s[3] = Math.cos(th);
   quatMul(q, qo, s, 0, q, qo);
-  const n = Math.hypot(q[qo], q[qo + 1], q[qo + 2], q[qo + 3]);
-  q[qo] /= n; q[qo + 1] /= n; q[qo + 2] /= n; q[qo + 3] /= n;
+  // (Math.hypot would allocate its argument list on every call.)
+  const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
+  const n = Math.sqrt(x * x + y * y + z * z + w * w);
+  q[qo] = x / n; q[qo + 1] = y / n; q[qo + 2] = z / n; q[qo + 3] = w / n;
 }
 
 /** Writes the neutral position of a joint (zero angle, identity orientation, origin). */

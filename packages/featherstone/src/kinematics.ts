@@ -2,48 +2,115 @@
  * Forward kinematics: link transforms, world poses, spatial velocities, and the kinematics of
  * points on links (positions, velocities, accelerations, Jacobians).
  */
-import { jointTransform } from './joints.js';
+import { JointType } from './joints.js';
 import type { Model } from './model.js';
-import { crossMotion, xformMotion, type Arr } from './spatial.js';
+import type { Arr } from './spatial.js';
 import type { State } from './state.js';
 
 /**
  * Fills work.Xup (parent -> link), work.pose (link -> world), and with velocities, work.v and
  * work.c (c_i = v_i x S_i qd_i: Featherstone 2008 table 7.1, line 8 of the Kokkevis paper's
  * ABM.Accelerations).
+ *
+ * X_i = X_J(q_i) X_tree,i in short form (E, r): E = E_J E_T, r = r_T + E_T^T r_J; the joint
+ * transform is written out per joint type (joints.ts, jointTransform, holds the same formulas).
+ * World pose: R_i = R_parent E_i^T, p_i = p_parent + R_parent r_i.
+ * Velocity: v_i = X_i v_parent + v_J, v_J = S_i qd_i; c_i = v_i x v_J (eq. 2.31).
  */
 export function forwardKinematics(model: Model, state: State, withVelocities = true): void {
   const w = state.work;
-  const { Xup, pose, v, c, tmp } = w;
-  const { q, qd } = state;
+  const Xup = w.Xup, pose = w.pose, v = w.v, c = w.c;
+  const q = state.q, qd = state.qd;
   const n = model.nLinks;
+  const type = model.jointType, parent = model.parent, qOffset = model.qOffset, vOffset = model.vOffset;
+  const axis = model.axis, T = model.treeX;
   for (let i = 0; i < n; i++) {
-    const t = model.jointType[i];
-    const xo = 12 * i;
-    // X_J(q) into tmp[0..11], then X_i = X_J X_tree: E = E_J E_T, r = r_T + E_T^T r_J
-    jointTransform(t, model.axis, 3 * i, q, model.qOffset[i], tmp, 0);
-    composeTransforms(tmp, 0, model.treeX, xo, Xup, xo);
-    // world pose: R_i = R_p E_i^T, p_i = p_p + R_p r_i
-    const p = model.parent[i];
+    const t = type[i], xo = 12 * i, qo = qOffset[i], ao = 3 * i;
+    // X_J: E_J (row-major j00..j22) and r_J
+    let j00 = 1, j01 = 0, j02 = 0, j10 = 0, j11 = 1, j12 = 0, j20 = 0, j21 = 0, j22 = 1;
+    let rj0 = 0, rj1 = 0, rj2 = 0;
+    if (t === JointType.revolute) {
+      // E_J = R(axis, q)^T (Rodrigues)
+      const x = axis[ao], y = axis[ao + 1], z = axis[ao + 2];
+      const cq = Math.cos(q[qo]), sq = Math.sin(q[qo]), k = 1 - cq;
+      j00 = k * x * x + cq; j01 = k * x * y + sq * z; j02 = k * x * z - sq * y;
+      j10 = k * x * y - sq * z; j11 = k * y * y + cq; j12 = k * y * z + sq * x;
+      j20 = k * x * z + sq * y; j21 = k * y * z - sq * x; j22 = k * z * z + cq;
+    } else if (t === JointType.spherical || t === JointType.free) {
+      // E_J = R(quaternion)^T; a free joint also moves the origin to its position coordinates
+      const o = t === JointType.free ? qo + 3 : qo;
+      const x = q[o], y = q[o + 1], z = q[o + 2], qw = q[o + 3];
+      const xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = qw * x, wy = qw * y, wz = qw * z;
+      j00 = 1 - 2 * (yy + zz); j10 = 2 * (xy - wz); j20 = 2 * (xz + wy);
+      j01 = 2 * (xy + wz); j11 = 1 - 2 * (xx + zz); j21 = 2 * (yz - wx);
+      j02 = 2 * (xz - wy); j12 = 2 * (yz + wx); j22 = 1 - 2 * (xx + yy);
+      if (t === JointType.free) { rj0 = q[qo]; rj1 = q[qo + 1]; rj2 = q[qo + 2]; }
+    } else if (t === JointType.prismatic) {
+      const dq = q[qo];
+      rj0 = axis[ao] * dq; rj1 = axis[ao + 1] * dq; rj2 = axis[ao + 2] * dq;
+    }
+    // X_i = X_J X_T
+    const t00 = T[xo], t01 = T[xo + 1], t02 = T[xo + 2], t10 = T[xo + 3], t11 = T[xo + 4], t12 = T[xo + 5];
+    const t20 = T[xo + 6], t21 = T[xo + 7], t22 = T[xo + 8];
+    const e00 = j00 * t00 + j01 * t10 + j02 * t20, e01 = j00 * t01 + j01 * t11 + j02 * t21, e02 = j00 * t02 + j01 * t12 + j02 * t22;
+    const e10 = j10 * t00 + j11 * t10 + j12 * t20, e11 = j10 * t01 + j11 * t11 + j12 * t21, e12 = j10 * t02 + j11 * t12 + j12 * t22;
+    const e20 = j20 * t00 + j21 * t10 + j22 * t20, e21 = j20 * t01 + j21 * t11 + j22 * t21, e22 = j20 * t02 + j21 * t12 + j22 * t22;
+    const r0 = T[xo + 9] + t00 * rj0 + t10 * rj1 + t20 * rj2;
+    const r1 = T[xo + 10] + t01 * rj0 + t11 * rj1 + t21 * rj2;
+    const r2 = T[xo + 11] + t02 * rj0 + t12 * rj1 + t22 * rj2;
+    Xup[xo] = e00; Xup[xo + 1] = e01; Xup[xo + 2] = e02;
+    Xup[xo + 3] = e10; Xup[xo + 4] = e11; Xup[xo + 5] = e12;
+    Xup[xo + 6] = e20; Xup[xo + 7] = e21; Xup[xo + 8] = e22;
+    Xup[xo + 9] = r0; Xup[xo + 10] = r1; Xup[xo + 11] = r2;
+    // world pose
+    const p = parent[i];
     if (p < 0) {
-      for (let r = 0; r < 3; r++) for (let k = 0; k < 3; k++) pose[xo + 3 * r + k] = Xup[xo + 3 * k + r];
-      pose[xo + 9] = Xup[xo + 9]; pose[xo + 10] = Xup[xo + 10]; pose[xo + 11] = Xup[xo + 11];
+      pose[xo] = e00; pose[xo + 1] = e10; pose[xo + 2] = e20;
+      pose[xo + 3] = e01; pose[xo + 4] = e11; pose[xo + 5] = e21;
+      pose[xo + 6] = e02; pose[xo + 7] = e12; pose[xo + 8] = e22;
+      pose[xo + 9] = r0; pose[xo + 10] = r1; pose[xo + 11] = r2;
     } else {
       const po = 12 * p;
-      for (let r = 0; r < 3; r++) {
-        const a0 = pose[po + 3 * r], a1 = pose[po + 3 * r + 1], a2 = pose[po + 3 * r + 2];
-        for (let k = 0; k < 3; k++) pose[xo + 3 * r + k] = a0 * Xup[xo + 3 * k] + a1 * Xup[xo + 3 * k + 1] + a2 * Xup[xo + 3 * k + 2];
-        pose[xo + 9 + r] = pose[po + 9 + r] + a0 * Xup[xo + 9] + a1 * Xup[xo + 10] + a2 * Xup[xo + 11];
+      for (let row = 0; row < 3; row++) {
+        const a0 = pose[po + 3 * row], a1 = pose[po + 3 * row + 1], a2 = pose[po + 3 * row + 2];
+        pose[xo + 3 * row] = a0 * e00 + a1 * e01 + a2 * e02;
+        pose[xo + 3 * row + 1] = a0 * e10 + a1 * e11 + a2 * e12;
+        pose[xo + 3 * row + 2] = a0 * e20 + a1 * e21 + a2 * e22;
+        pose[xo + 9 + row] = pose[po + 9 + row] + a0 * r0 + a1 * r1 + a2 * r2;
       }
     }
     if (!withVelocities) continue;
-    // v_i = X_i v_p + S_i qd_i ;  c_i = v_i x (S_i qd_i)
-    const vo = 6 * i;
-    if (p < 0) v.fill(0, vo, vo + 6);
-    else xformMotion(Xup, xo, v, 6 * p, v, vo);
-    subspaceTimes(model, i, qd, model.vOffset[i], tmp, 12);
-    for (let k = 0; k < 6; k++) v[vo + k] += tmp[12 + k];
-    crossMotion(v, vo, tmp, 12, c, vo);
+    // v_J = S_i qd_i
+    const vo = 6 * i, d = vOffset[i];
+    let u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0;
+    if (t === JointType.revolute) {
+      const r = qd[d];
+      u0 = axis[ao] * r; u1 = axis[ao + 1] * r; u2 = axis[ao + 2] * r;
+    } else if (t === JointType.spherical) {
+      u0 = qd[d]; u1 = qd[d + 1]; u2 = qd[d + 2];
+    } else if (t === JointType.prismatic) {
+      const r = qd[d];
+      u3 = axis[ao] * r; u4 = axis[ao + 1] * r; u5 = axis[ao + 2] * r;
+    } else if (t === JointType.free) {
+      u0 = qd[d]; u1 = qd[d + 1]; u2 = qd[d + 2]; u3 = qd[d + 3]; u4 = qd[d + 4]; u5 = qd[d + 5];
+    }
+    // v_i = X_i v_parent + v_J (eq. 2.24)
+    let w0 = u0, w1 = u1, w2 = u2, l0 = u3, l1 = u4, l2 = u5;
+    if (p >= 0) {
+      const po = 6 * p;
+      const m0 = v[po], m1 = v[po + 1], m2 = v[po + 2];
+      const n0 = v[po + 3] - (r1 * m2 - r2 * m1), n1 = v[po + 4] - (r2 * m0 - r0 * m2), n2 = v[po + 5] - (r0 * m1 - r1 * m0);
+      w0 += e00 * m0 + e01 * m1 + e02 * m2; w1 += e10 * m0 + e11 * m1 + e12 * m2; w2 += e20 * m0 + e21 * m1 + e22 * m2;
+      l0 += e00 * n0 + e01 * n1 + e02 * n2; l1 += e10 * n0 + e11 * n1 + e12 * n2; l2 += e20 * n0 + e21 * n1 + e22 * n2;
+    }
+    v[vo] = w0; v[vo + 1] = w1; v[vo + 2] = w2; v[vo + 3] = l0; v[vo + 4] = l1; v[vo + 5] = l2;
+    // c_i = v_i x v_J (eq. 2.31)
+    c[vo] = w1 * u2 - w2 * u1;
+    c[vo + 1] = w2 * u0 - w0 * u2;
+    c[vo + 2] = w0 * u1 - w1 * u0;
+    c[vo + 3] = w1 * u5 - w2 * u4 + (l1 * u2 - l2 * u1);
+    c[vo + 4] = w2 * u3 - w0 * u5 + (l2 * u0 - l0 * u2);
+    c[vo + 5] = w0 * u4 - w1 * u3 + (l0 * u1 - l1 * u0);
   }
   w.dynamicsValid = false;
 }

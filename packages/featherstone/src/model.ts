@@ -280,7 +280,7 @@ export class ModelBuilder {
     // joint
     const j = spec.joint;
     if (!j || typeof j !== 'object') throw new ModelError(`${where}.joint`, 'expected a joint description object');
-    if (!(j.type in JointType)) throw new ModelError(`${where}.joint.type`, `unknown joint type "${String(j.type)}" (expected one of ${JOINT_TYPE_NAMES.join(', ')})`);
+    if (typeof j.type !== 'string' || !Object.prototype.hasOwnProperty.call(JointType, j.type)) throw new ModelError(`${where}.joint.type`, `unknown joint type "${String(j.type)}" (expected one of ${JOINT_TYPE_NAMES.join(', ')})`);
     const jname = j.name ?? spec.name;
     if (typeof jname !== 'string' || jname.length === 0) throw new ModelError(`${where}.joint.name`, 'expected a non-empty string');
     if (this.jointNames.has(jname)) throw new ModelError(`${where}.joint.name`, `duplicate joint name "${jname}"`);
@@ -300,7 +300,7 @@ export class ModelBuilder {
       const v = j[key];
       if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new ModelError(`${where}.joint.${key}`, `expected a finite number >= 0, got ${v}`);
     }
-    if (j.springRef !== undefined && !Number.isFinite(j.springRef)) throw new ModelError(`${where}.joint.springRef`, 'expected a finite number');
+    if (j.springRef !== undefined && !Number.isFinite(j.springRef)) throw new ModelError(`${where}.joint.springRef`, `expected a finite number, got ${j.springRef}`);
     if (j.limits !== undefined) checkLimits(`${where}.joint.limits`, j.type, j.limits);
 
     // mass properties
@@ -308,7 +308,10 @@ export class ModelBuilder {
     if (spec.com !== undefined) checkFiniteVec(`${where}.com`, spec.com, 3);
     checkFiniteVec(`${where}.inertia`, spec.inertia, 6);
     checkInertia(`${where}.inertia`, spec.inertia);
-    if (spec.shapes !== undefined && !Array.isArray(spec.shapes)) throw new ModelError(`${where}.shapes`, 'expected an array');
+    if (spec.shapes !== undefined) {
+      if (!Array.isArray(spec.shapes)) throw new ModelError(`${where}.shapes`, 'expected an array');
+      spec.shapes.forEach((shape, k) => checkShape(`${where}.shapes[${k}]`, shape));
+    }
 
     this.links.push(spec);
     this.parents.push(parent);
@@ -412,23 +415,96 @@ function checkFiniteVec(path: string, v: unknown, n: number): void {
 function checkLimits(path: string, type: JointTypeName, limits: JointSpec['limits']): void {
   if (type === 'revolute' || type === 'prismatic') {
     const l = limits as { lower?: unknown; upper?: unknown };
-    if (typeof l.lower !== 'number' || typeof l.upper !== 'number' || Number.isNaN(l.lower) || Number.isNaN(l.upper)) {
-      throw new ModelError(path, 'expected { lower: number, upper: number }');
+    for (const side of ['lower', 'upper'] as const) {
+      const v = l[side];
+      if (typeof v !== 'number' || Number.isNaN(v)) throw new ModelError(`${path}.${side}`, `expected a number (or -/+Infinity for no limit), got ${String(v)}`);
     }
-    if (l.lower > l.upper) throw new ModelError(path, `lower ${l.lower} is above upper ${l.upper}`);
+    if ((l.lower as number) > (l.upper as number)) throw new ModelError(path, `lower ${l.lower} is above upper ${l.upper}`);
   } else if (type === 'spherical') {
     const l = limits as SphericalLimits;
     const sw = typeof l.swing === 'number' ? [l.swing, l.swing] : l.swing;
     if (!sw || sw.length !== 2 || !sw.every((s) => typeof s === 'number' && s >= 0 && s <= Math.PI)) {
-      throw new ModelError(`${path}.swing`, 'expected a swing half-angle (or two) between 0 and pi');
+      throw new ModelError(`${path}.swing`, `expected a swing half-angle (or two) between 0 and pi, got ${Array.isArray(sw) ? `[${sw.join(', ')}]` : String(sw)}`);
     }
-    if (!l.twist || l.twist.length !== 2 || !(l.twist[0] <= l.twist[1])) throw new ModelError(`${path}.twist`, 'expected [lower, upper] with lower <= upper');
+    if (!l.twist || l.twist.length !== 2 || !(l.twist[0] <= l.twist[1])) {
+      throw new ModelError(`${path}.twist`, `expected [lower, upper] with lower <= upper, got ${Array.isArray(l.twist) ? `[${l.twist.join(', ')}]` : String(l.twist)}`);
+    }
     if (l.twistAxis !== undefined) {
       checkFiniteVec(`${path}.twistAxis`, l.twistAxis, 3);
       if (!(Math.hypot(l.twistAxis[0], l.twistAxis[1], l.twistAxis[2]) > 1e-12)) throw new ModelError(`${path}.twistAxis`, 'zero-length axis');
     }
   } else {
     throw new ModelError(path, `a ${type} joint takes no limits`);
+  }
+}
+
+const SHAPE_SIZES: Readonly<Record<string, readonly string[]>> = {
+  sphere: ['radius'],
+  capsule: ['radius', 'halfLength'],
+  box: [],
+  convex: [],
+  plane: [],
+  trimesh: [],
+  heightfield: ['spacingX', 'spacingZ'],
+};
+
+/** Checks a shape description: a known geometry, finite sizes, pose and contact coefficients. */
+function checkShape(path: string, shape: ShapeDesc): void {
+  if (!shape || typeof shape !== 'object') throw new ModelError(path, 'expected a shape description object');
+  const g = shape.geometry as { type?: unknown } & Record<string, unknown>;
+  if (!g || typeof g !== 'object') throw new ModelError(`${path}.geometry`, 'expected a geometry object');
+  const type = g.type;
+  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(SHAPE_SIZES, type)) {
+    throw new ModelError(`${path}.geometry.type`, `unknown geometry type "${String(type)}" (expected one of ${Object.keys(SHAPE_SIZES).join(', ')})`);
+  }
+  for (const key of SHAPE_SIZES[type]) {
+    const v = g[key];
+    const ok = typeof v === 'number' && Number.isFinite(v) && (key === 'halfLength' ? v >= 0 : v > 0);
+    if (!ok) throw new ModelError(`${path}.geometry.${key}`, `expected a finite number ${key === 'halfLength' ? '>= 0' : '> 0'}, got ${String(v)}`);
+  }
+  if (type === 'box') {
+    checkFiniteVec(`${path}.geometry.halfExtents`, g.halfExtents, 3);
+    const h = g.halfExtents as number[];
+    if (!(h[0] > 0 && h[1] > 0 && h[2] > 0)) throw new ModelError(`${path}.geometry.halfExtents`, `expected 3 positive numbers, got [${h.join(', ')}]`);
+  }
+  if (type === 'convex') checkFiniteList(`${path}.geometry.points`, g.points, 3);
+  if (type === 'trimesh') {
+    checkFiniteList(`${path}.geometry.vertices`, g.vertices, 3);
+    checkFiniteList(`${path}.geometry.indices`, g.indices, 3);
+  }
+  if (type === 'heightfield') {
+    for (const key of ['rows', 'cols'] as const) {
+      const v = g[key];
+      if (!(typeof v === 'number' && Number.isInteger(v) && v >= 2)) throw new ModelError(`${path}.geometry.${key}`, `expected an integer >= 2, got ${String(v)}`);
+    }
+    checkFiniteList(`${path}.geometry.heights`, g.heights, 1);
+    const count = (g.rows as number) * (g.cols as number);
+    if ((g.heights as number[]).length !== count) throw new ModelError(`${path}.geometry.heights`, `expected rows * cols = ${count} heights, got ${(g.heights as number[]).length}`);
+  }
+  if (shape.position !== undefined) checkFiniteVec(`${path}.position`, shape.position, 3);
+  if (shape.rotation !== undefined) {
+    checkFiniteVec(`${path}.rotation`, shape.rotation, 4);
+    const r = shape.rotation;
+    if (!(Math.hypot(r[0], r[1], r[2], r[3]) > 1e-12)) throw new ModelError(`${path}.rotation`, 'zero quaternion');
+  }
+  for (const key of ['friction', 'restitution'] as const) {
+    const v = shape[key];
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new ModelError(`${path}.${key}`, `expected a finite number >= 0, got ${String(v)}`);
+  }
+  for (const key of ['group', 'mask'] as const) {
+    const v = shape[key];
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v))) throw new ModelError(`${path}.${key}`, `expected an integer bit mask, got ${String(v)}`);
+  }
+}
+
+/** Checks a flat array of finite numbers whose length is a multiple of `stride`. */
+function checkFiniteList(path: string, v: unknown, stride: number): void {
+  const a = v as ArrayLike<unknown>;
+  if (!a || typeof a !== 'object' || typeof a.length !== 'number' || a.length % stride !== 0) {
+    throw new ModelError(path, stride === 1 ? 'expected an array of numbers' : `expected an array of numbers, ${stride} per item`);
+  }
+  for (let k = 0; k < a.length; k++) {
+    if (typeof a[k] !== 'number' || !Number.isFinite(a[k] as number)) throw new ModelError(path, `element ${k} is ${String(a[k])}, expected a finite number`);
   }
 }
 

@@ -103,72 +103,78 @@ export function mulMat6Vec(I: Arr, io: number, m: Arr, mo: number, out: Arr, oo:
 }
 
 /**
- * out (+)= X^T I X for a symmetric spatial inertia I given in frame B, giving it in frame A.
- * With X = diag(E, E) [[1, 0], [-rx, 1]] and I rotated to A's orientation (Â = E^T A E, etc.):
- *   X^T I X = [[Â + rx B̂^T - (B̂ + rx Ĉ) rx,  B̂ + rx Ĉ], [B̂^T - Ĉ rx,  Ĉ]]   (cf. eq. 2.66)
- * `tmp` needs 36 numbers of scratch.
+ * out (+)= X^T I X for a symmetric spatial inertia I given in frame B, giving it in frame A
+ * (Featherstone 2008, eq. 2.66 and section 2.15). With I = [[A, B], [B^T, C]] and its blocks
+ * first rotated to A's orientation (Â = E^T A E, B̂ = E^T B E, Ĉ = E^T C E), then moved by r:
+ *   X^T I X = [[Â + rx B̂^T - P rx,  P], [P^T,  Ĉ]],   P = B̂ + rx Ĉ
+ * (rx the cross-product matrix of r). Only the upper triangles of A and C and the block B are
+ * read: I must be symmetric; the output is written whole and is exactly symmetric. `tmp` (36
+ * numbers of scratch) is not used.
  */
 export function congruenceInertia(X: Arr, xo: number, I: Arr, io: number, out: Arr, oo: number, accumulate: boolean, tmp: Arr): void {
-  // tmp[0..8] = Â, tmp[9..17] = B̂, tmp[18..26] = Ĉ; tmp[27..35] scratch for E^T * block.
-  rotateBlock(X, xo, I, io, 0, 0, tmp, 0, tmp);
-  rotateBlock(X, xo, I, io, 0, 3, tmp, 9, tmp);
-  rotateBlock(X, xo, I, io, 3, 3, tmp, 18, tmp);
+  void tmp;
+  const e00 = X[xo], e01 = X[xo + 1], e02 = X[xo + 2];
+  const e10 = X[xo + 3], e11 = X[xo + 4], e12 = X[xo + 5];
+  const e20 = X[xo + 6], e21 = X[xo + 7], e22 = X[xo + 8];
   const rx = X[xo + 9], ry = X[xo + 10], rz = X[xo + 11];
-  // P = B̂ + rx Ĉ (3x3); rows of rx: [0,-rz,ry],[rz,0,-rx],[-ry,rx,0]
-  for (let c = 0; c < 3; c++) {
-    const c0 = tmp[18 + c], c1 = tmp[21 + c], c2 = tmp[24 + c];
-    const P0 = tmp[9 + c] + (-rz * c1 + ry * c2);
-    const P1 = tmp[12 + c] + (rz * c0 - rx * c2);
-    const P2 = tmp[15 + c] + (-ry * c0 + rx * c1);
-    tmp[27 + c] = P0; tmp[30 + c] = P1; tmp[33 + c] = P2;
-  }
-  // top-left = Â + rx B̂^T - P rx
-  for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 3; j++) {
-      // (rx B̂^T)_ij = sum_k rx_ik B̂_jk
-      const rxB = rxRow(rx, ry, rz, i, 0) * tmp[9 + 3 * j] + rxRow(rx, ry, rz, i, 1) * tmp[9 + 3 * j + 1] + rxRow(rx, ry, rz, i, 2) * tmp[9 + 3 * j + 2];
-      // (P rx)_ij = sum_k P_ik rx_kj
-      const Prx = tmp[27 + 3 * i] * rxRow(rx, ry, rz, 0, j) + tmp[27 + 3 * i + 1] * rxRow(rx, ry, rz, 1, j) + tmp[27 + 3 * i + 2] * rxRow(rx, ry, rz, 2, j);
-      const v = tmp[3 * i + j] + rxB - Prx;
-      const k = oo + 6 * i + j;
-      if (accumulate) out[k] += v; else out[k] = v;
-    }
-  }
-  for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 3; j++) {
-      const tr = tmp[27 + 3 * i + j]; // top-right P
-      const br = tmp[18 + 3 * i + j];
-      const kTR = oo + 6 * i + 3 + j;
-      const kBL = oo + 6 * (3 + j) + i; // bottom-left is the transpose of top-right (symmetry)
-      const kBR = oo + 6 * (3 + i) + 3 + j;
-      if (accumulate) {
-        out[kTR] += tr; out[kBL] += tr; out[kBR] += br;
-      } else {
-        out[kTR] = tr; out[kBL] = tr; out[kBR] = br;
-      }
-    }
-  }
-}
 
-function rxRow(rx: number, ry: number, rz: number, i: number, j: number): number {
-  // skew(r)_ij
-  if (i === j) return 0;
-  if (i === 0) return j === 1 ? -rz : ry;
-  if (i === 1) return j === 0 ? rz : -rx;
-  return j === 0 ? -ry : rx;
-}
+  // Â = E^T A E (T = A E, then E^T T, upper triangle)
+  let m00 = I[io], m01 = I[io + 1], m02 = I[io + 2], m11 = I[io + 7], m12 = I[io + 8], m22 = I[io + 14];
+  let t00 = m00 * e00 + m01 * e10 + m02 * e20, t01 = m00 * e01 + m01 * e11 + m02 * e21, t02 = m00 * e02 + m01 * e12 + m02 * e22;
+  let t10 = m01 * e00 + m11 * e10 + m12 * e20, t11 = m01 * e01 + m11 * e11 + m12 * e21, t12 = m01 * e02 + m11 * e12 + m12 * e22;
+  let t20 = m02 * e00 + m12 * e10 + m22 * e20, t21 = m02 * e01 + m12 * e11 + m22 * e21, t22 = m02 * e02 + m12 * e12 + m22 * e22;
+  const a00 = e00 * t00 + e10 * t10 + e20 * t20, a01 = e00 * t01 + e10 * t11 + e20 * t21, a02 = e00 * t02 + e10 * t12 + e20 * t22;
+  const a11 = e01 * t01 + e11 * t11 + e21 * t21, a12 = e01 * t02 + e11 * t12 + e21 * t22;
+  const a22 = e02 * t02 + e12 * t12 + e22 * t22;
 
-/** Writes E^T M E into out[oo..oo+8] where M is the 3x3 block of I at (row0, col0). */
-function rotateBlock(X: Arr, xo: number, I: Arr, io: number, row0: number, col0: number, out: Arr, oo: number, tmp: Arr): void {
-  // T = M E  (stored in tmp[27..35]); then out = E^T T
-  for (let i = 0; i < 3; i++) {
-    const m0 = I[io + 6 * (row0 + i) + col0], m1 = I[io + 6 * (row0 + i) + col0 + 1], m2 = I[io + 6 * (row0 + i) + col0 + 2];
-    for (let j = 0; j < 3; j++) tmp[27 + 3 * i + j] = m0 * X[xo + j] + m1 * X[xo + 3 + j] + m2 * X[xo + 6 + j];
-  }
-  for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 3; j++) {
-      out[oo + 3 * i + j] = X[xo + i] * tmp[27 + j] + X[xo + 3 + i] * tmp[30 + j] + X[xo + 6 + i] * tmp[33 + j];
-    }
+  // Ĉ = E^T C E
+  m00 = I[io + 21]; m01 = I[io + 22]; m02 = I[io + 23]; m11 = I[io + 28]; m12 = I[io + 29]; m22 = I[io + 35];
+  t00 = m00 * e00 + m01 * e10 + m02 * e20; t01 = m00 * e01 + m01 * e11 + m02 * e21; t02 = m00 * e02 + m01 * e12 + m02 * e22;
+  t10 = m01 * e00 + m11 * e10 + m12 * e20; t11 = m01 * e01 + m11 * e11 + m12 * e21; t12 = m01 * e02 + m11 * e12 + m12 * e22;
+  t20 = m02 * e00 + m12 * e10 + m22 * e20; t21 = m02 * e01 + m12 * e11 + m22 * e21; t22 = m02 * e02 + m12 * e12 + m22 * e22;
+  const c00 = e00 * t00 + e10 * t10 + e20 * t20, c01 = e00 * t01 + e10 * t11 + e20 * t21, c02 = e00 * t02 + e10 * t12 + e20 * t22;
+  const c11 = e01 * t01 + e11 * t11 + e21 * t21, c12 = e01 * t02 + e11 * t12 + e21 * t22;
+  const c22 = e02 * t02 + e12 * t12 + e22 * t22;
+
+  // B̂ = E^T B E (full)
+  const b00 = I[io + 3], b01 = I[io + 4], b02 = I[io + 5];
+  const b10 = I[io + 9], b11 = I[io + 10], b12 = I[io + 11];
+  const b20 = I[io + 15], b21 = I[io + 16], b22 = I[io + 17];
+  t00 = b00 * e00 + b01 * e10 + b02 * e20; t01 = b00 * e01 + b01 * e11 + b02 * e21; t02 = b00 * e02 + b01 * e12 + b02 * e22;
+  t10 = b10 * e00 + b11 * e10 + b12 * e20; t11 = b10 * e01 + b11 * e11 + b12 * e21; t12 = b10 * e02 + b11 * e12 + b12 * e22;
+  t20 = b20 * e00 + b21 * e10 + b22 * e20; t21 = b20 * e01 + b21 * e11 + b22 * e21; t22 = b20 * e02 + b21 * e12 + b22 * e22;
+  const B00 = e00 * t00 + e10 * t10 + e20 * t20, B01 = e00 * t01 + e10 * t11 + e20 * t21, B02 = e00 * t02 + e10 * t12 + e20 * t22;
+  const B10 = e01 * t00 + e11 * t10 + e21 * t20, B11 = e01 * t01 + e11 * t11 + e21 * t21, B12 = e01 * t02 + e11 * t12 + e21 * t22;
+  const B20 = e02 * t00 + e12 * t10 + e22 * t20, B21 = e02 * t01 + e12 * t11 + e22 * t21, B22 = e02 * t02 + e12 * t12 + e22 * t22;
+
+  // P = B̂ + rx Ĉ; rows of rx: [0, -rz, ry], [rz, 0, -rx], [-ry, rx, 0]
+  const P00 = B00 - rz * c01 + ry * c02, P01 = B01 - rz * c11 + ry * c12, P02 = B02 - rz * c12 + ry * c22;
+  const P10 = B10 + rz * c00 - rx * c02, P11 = B11 + rz * c01 - rx * c12, P12 = B12 + rz * c02 - rx * c22;
+  const P20 = B20 - ry * c00 + rx * c01, P21 = B21 - ry * c01 + rx * c11, P22 = B22 - ry * c02 + rx * c12;
+
+  // top left = Â + rx B̂^T - P rx (symmetric): (rx B̂^T)_ij = rx_i . B̂_j (row i of rx, row j of B̂);
+  // (P rx)_ij = P_i . column j of rx, columns of rx: [0, rz, -ry], [-rz, 0, rx], [ry, -rx, 0]
+  const T00 = a00 + (-rz * B01 + ry * B02) - (rz * P01 - ry * P02);
+  const T01 = a01 + (-rz * B11 + ry * B12) - (-rz * P00 + rx * P02);
+  const T02 = a02 + (-rz * B21 + ry * B22) - (ry * P00 - rx * P01);
+  const T11 = a11 + (rz * B10 - rx * B12) - (-rz * P10 + rx * P12);
+  const T12 = a12 + (rz * B20 - rx * B22) - (ry * P10 - rx * P11);
+  const T22 = a22 + (-ry * B20 + rx * B21) - (ry * P20 - rx * P21);
+
+  if (accumulate) {
+    out[oo] += T00; out[oo + 1] += T01; out[oo + 2] += T02; out[oo + 3] += P00; out[oo + 4] += P01; out[oo + 5] += P02;
+    out[oo + 6] += T01; out[oo + 7] += T11; out[oo + 8] += T12; out[oo + 9] += P10; out[oo + 10] += P11; out[oo + 11] += P12;
+    out[oo + 12] += T02; out[oo + 13] += T12; out[oo + 14] += T22; out[oo + 15] += P20; out[oo + 16] += P21; out[oo + 17] += P22;
+    out[oo + 18] += P00; out[oo + 19] += P10; out[oo + 20] += P20; out[oo + 21] += c00; out[oo + 22] += c01; out[oo + 23] += c02;
+    out[oo + 24] += P01; out[oo + 25] += P11; out[oo + 26] += P21; out[oo + 27] += c01; out[oo + 28] += c11; out[oo + 29] += c12;
+    out[oo + 30] += P02; out[oo + 31] += P12; out[oo + 32] += P22; out[oo + 33] += c02; out[oo + 34] += c12; out[oo + 35] += c22;
+  } else {
+    out[oo] = T00; out[oo + 1] = T01; out[oo + 2] = T02; out[oo + 3] = P00; out[oo + 4] = P01; out[oo + 5] = P02;
+    out[oo + 6] = T01; out[oo + 7] = T11; out[oo + 8] = T12; out[oo + 9] = P10; out[oo + 10] = P11; out[oo + 11] = P12;
+    out[oo + 12] = T02; out[oo + 13] = T12; out[oo + 14] = T22; out[oo + 15] = P20; out[oo + 16] = P21; out[oo + 17] = P22;
+    out[oo + 18] = P00; out[oo + 19] = P10; out[oo + 20] = P20; out[oo + 21] = c00; out[oo + 22] = c01; out[oo + 23] = c02;
+    out[oo + 24] = P01; out[oo + 25] = P11; out[oo + 26] = P21; out[oo + 27] = c01; out[oo + 28] = c11; out[oo + 29] = c12;
+    out[oo + 30] = P02; out[oo + 31] = P12; out[oo + 32] = P22; out[oo + 33] = c02; out[oo + 34] = c12; out[oo + 35] = c22;
   }
 }
 
@@ -227,7 +233,7 @@ export function matToQuat(m: ArrayLike<number>, mo: number, out: Arr, oo: number
     const s = Math.sqrt(1 + m22 - m00 - m11) * 2;
     w = (m10 - m01) / s; x = (m02 + m20) / s; y = (m12 + m21) / s; z = 0.25 * s;
   }
-  const n = Math.hypot(x, y, z, w);
+  const n = Math.sqrt(x * x + y * y + z * z + w * w);
   out[oo] = x / n; out[oo + 1] = y / n; out[oo + 2] = z / n; out[oo + 3] = w / n;
 }
 

@@ -46,6 +46,8 @@ export class Workspace {
   readonly f6: Float64Array;
   /** qdd of the last forwardDynamics call (nv). */
   readonly qdd: Float64Array;
+  /** Momenta of the free roots (6 each) kept across a position update. */
+  readonly momentumScratch: Float64Array;
   /** True when the quantities of the last forwardDynamics call are valid for the current state. */
   dynamicsValid = false;
 
@@ -72,6 +74,9 @@ export class Workspace {
     this.qddScratch = new Float64Array(model.nv);
     this.f6 = new Float64Array(6 * n);
     this.qdd = new Float64Array(model.nv);
+    let roots = 0;
+    for (let i = 0; i < n; i++) if (model.parent[i] === -1 && model.jointType[i] === 4) roots++;
+    this.momentumScratch = new Float64Array(6 * Math.max(1, roots));
   }
 }
 
@@ -143,11 +148,11 @@ export class State {
   restore(buf: Float64Array): void {
     if (buf.length < this.savedLength) throw new RangeError(`State.restore: buffer of ${buf.length} numbers, expected ${this.savedLength}`);
     let o = 0;
-    this.q.set(buf.subarray(o, o + this.q.length)); o += this.q.length;
-    this.qd.set(buf.subarray(o, o + this.qd.length)); o += this.qd.length;
-    this.tau.set(buf.subarray(o, o + this.tau.length)); o += this.tau.length;
-    this.fext.set(buf.subarray(o, o + this.fext.length)); o += this.fext.length;
-    this.gravity.set(buf.subarray(o, o + 3));
+    o = copyFrom(buf, o, this.q);
+    o = copyFrom(buf, o, this.qd);
+    o = copyFrom(buf, o, this.tau);
+    o = copyFrom(buf, o, this.fext);
+    copyFrom(buf, o, this.gravity);
     this.work.dynamicsValid = false;
   }
 
@@ -209,4 +214,10 @@ export class State {
     for (let i = 0; i < this.qd.length; i++) if (!Number.isFinite(this.qd[i])) return this.q.length + i;
     return -1;
   }
+}
+
+/** out[k] = buf[o + k] for the length of out (no views created); returns the next offset. */
+function copyFrom(buf: Float64Array, o: number, out: Float64Array): number {
+  for (let k = 0; k < out.length; k++) out[k] = buf[o + k];
+  return o + out.length;
 }

@@ -127,3 +127,32 @@ export function rowSideTestForce(rows: RowBuffer, i: number, side: number, body:
 export function rowSides(rows: RowBuffer, j: number): number {
   return rows.bodyB[j] >= 0 && rows.type[j] >= RowType.Point ? 2 : 1;
 }
+
+const pw = new Float64Array(3);
+const qw = new Float64Array(3);
+
+/**
+ * Exact position measure of row j where one exists (point rows: d . (pA - pB) in the world; joint
+ * rows on 1-dof joints: c q); NaN otherwise. Requires forward kinematics (positions).
+ */
+export function rowPosition(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
+  const t = rows.type[j];
+  const A = bodies[rows.bodyA[j]];
+  const d = rows.dir, o = 3 * j;
+  if (t === RowType.Joint) {
+    const m = A.model, dof = rows.dof[j], link = m.dofLink[dof];
+    if (m.jointNv[link] !== 1) return NaN;
+    return d[o] * A.state.q[m.qOffset[link]];
+  }
+  if (t !== RowType.Point) return NaN;
+  v3[0] = rows.pA[o]; v3[1] = rows.pA[o + 1]; v3[2] = rows.pA[o + 2];
+  pointPosition(A.state, rows.linkA[j], v3, pw);
+  const b = rows.bodyB[j];
+  if (b >= 0) {
+    v3[0] = rows.pB[o]; v3[1] = rows.pB[o + 1]; v3[2] = rows.pB[o + 2];
+    pointPosition(bodies[b].state, rows.linkB[j], v3, qw);
+  } else {
+    qw[0] = rows.pB[o]; qw[1] = rows.pB[o + 1]; qw[2] = rows.pB[o + 2];
+  }
+  return d[o] * (pw[0] - qw[0]) + d[o + 1] * (pw[1] - qw[1]) + d[o + 2] * (pw[2] - qw[2]);
+}

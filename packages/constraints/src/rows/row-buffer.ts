@@ -59,6 +59,12 @@ export class RowBuffer {
   key = new Float64Array(0);
   /** Solved force (or impulse), also the warm start. */
   force = new Float64Array(0);
+  /**
+   * error - (position measure) at the row's creation, for rows with an exact position measure
+   * (point rows: d . (pA - pB) in the world; joint rows of 1-dof joints: c q): the error at other
+   * positions is the measure plus this offset. NaN for rows without one (linearised instead).
+   */
+  offset = new Float64Array(0);
 
   constructor(capacity = 64) {
     this.grow(capacity);
@@ -91,6 +97,7 @@ export class RowBuffer {
     this.restitution[i] = 0;
     this.key[i] = -1;
     this.force[i] = 0;
+    this.offset[i] = NaN;
     return i;
   }
 
@@ -164,6 +171,7 @@ export class RowBuffer {
     this.restitution = f64(this.restitution, 1);
     this.key = f64(this.key, 1);
     this.force = f64(this.force, 1);
+    this.offset = f64(this.offset, 1);
     this.capacity = cap;
   }
 }

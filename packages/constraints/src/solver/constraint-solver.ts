@@ -14,6 +14,7 @@ import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { PgsSolver, type PgsOptions, type PgsResult } from '../lcp/pgs.js';
 import { rowAcceleration, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
+import { rowSideJacobian } from '../rows/jacobian.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 
 /** How K is built: by AccelerationDeltas (fast), or by the test-force method (m + 1 ABA calls, reference). */
@@ -40,6 +41,32 @@ export class ConstraintSolver {
   private entryStart = new Int32Array(9);
   private entries = new Int32Array(32);
   private f = new Float64Array(16);
+  /** Right-hand side and bounds of the current problem (problem order). */
+  b = new Float64Array(16);
+  lo = new Float64Array(16);
+  hi = new Float64Array(16);
+  boundRow = new Int32Array(16);
+  /**
+   * Dense mode forms K (m x m) and solves it with PgsSolver; implicit mode (large problems) keeps
+   * only the columns dqdd_i and the Jacobian rows J_i and runs the same Gauss-Seidel sweep on
+   * a_i = b_i + J_i (sum_j f_j dqdd_j): O(m nv) per sweep instead of O(m^2), and no m^2 storage.
+   */
+  dense = true;
+  /** Problems of more rows than this are solved implicitly. */
+  denseLimit = 96;
+  private jrows = new Float64Array(256);
+  /** Per row side (2c + s): accumulator offset of its body (-1: no such side), dof count, and its sparse Jacobian (jIdx/jVal from jStart, jLen entries). */
+  private sideAcc = new Int32Array(32);
+  private sideNv = new Int32Array(32);
+  private jStart = new Int32Array(32);
+  private jLen = new Int32Array(32);
+  private jIdx = new Int32Array(256);
+  private jVal = new Float64Array(256);
+  private diag = new Float64Array(16);
+  private acc = new Float64Array(64);
+  private accOffset = new Int32Array(8);
+  private scale = new Float64Array(16);
+  readonly implicitResult = { iterations: 0, residual: 0, converged: true, worstRow: -1 };
 
   /**
    * Sets the rows of the problem: `rowIndices[0..count)` of `rows`, all acting on bodies of
@@ -97,8 +124,26 @@ export class ConstraintSolver {
       }
     }
     if (this.columns.length < colSize) this.columns = new Float64Array(2 * colSize);
-    if (this.f.length < count) this.f = new Float64Array(2 * count);
-    this.pgs.reserve(count);
+    if (this.f.length < count) {
+      const c2 = 2 * count;
+      this.f = new Float64Array(c2);
+      this.b = new Float64Array(c2);
+      this.lo = new Float64Array(c2);
+      this.hi = new Float64Array(c2);
+      this.boundRow = new Int32Array(c2);
+      this.diag = new Float64Array(c2);
+      this.scale = new Float64Array(c2);
+    }
+    this.dense = count <= this.denseLimit;
+    if (this.dense) this.pgs.reserve(count);
+    else {
+      if (this.jrows.length < colSize) this.jrows = new Float64Array(2 * colSize);
+      let accSize = 0;
+      if (this.accOffset.length < nb + 1) this.accOffset = new Int32Array(2 * nb + 1);
+      for (let k = 0; k < nb; k++) { this.accOffset[k] = accSize; accSize += bodies[this.bodyList[k]].model.nv; }
+      this.accOffset[nb] = accSize;
+      if (this.acc.length < accSize) this.acc = new Float64Array(2 * accSize);
+    }
   }
 
   private cursors = new Int32Array(8);
@@ -123,6 +168,7 @@ export class ConstraintSolver {
    * With method 'testForce', each column costs one more ABA call per body instead (reference).
    */
   buildK(rows: RowBuffer, bodies: readonly Body[], method: KMethod = 'deltas'): void {
+    if (!this.dense) { this.buildImplicit(rows, bodies, method); return; }
     const m = this.m;
     const lcp = this.lcp;
     lcp.resize(m);
@@ -165,9 +211,166 @@ export class ConstraintSolver {
     linkDeltasFromJointDeltas(body, col);
   }
 
+  /** Implicit mode: the columns dqdd_i (AccelerationDeltas), the Jacobian rows, and diag K_ii = J_i dqdd_i. */
+  private buildImplicit(rows: RowBuffer, bodies: readonly Body[], method: KMethod): void {
+    const m = this.m;
+    for (let c = 0; c < m; c++) {
+      const i = this.rowList[c];
+      const sides = rowSides(rows, i);
+      for (let s = 0; s < sides; s++) {
+        const body = bodies[s === 0 ? rows.bodyA[i] : rows.bodyB[i]];
+        const off = this.colOffset[2 * c + s];
+        const col = this.columns.subarray(off, off + body.model.nv);
+        if (method === 'deltas') rowSideTestForce(rows, i, s, body, col);
+        else this.testForceColumn(rows, i, s, body, col);
+        rowSideJacobian(rows, i, s, body, this.jrows, off);
+      }
+      // K_ii = sum over pairs of sides on the same body of J_i,s . dqdd_i,s'
+      let d = 0;
+      for (let s = 0; s < sides; s++) {
+        for (let t = 0; t < sides; t++) {
+          const bs = s === 0 ? rows.bodyA[i] : rows.bodyB[i], bt = t === 0 ? rows.bodyA[i] : rows.bodyB[i];
+          if (bs !== bt) continue;
+          const js = this.colOffset[2 * c + s], ct = this.colOffset[2 * c + t];
+          const nv = bodies[bs].model.nv;
+          for (let e = 0; e < nv; e++) d += this.jrows[js + e] * this.columns[ct + e];
+        }
+      }
+      this.diag[c] = d;
+    }
+    // sparse Jacobian rows (a point row touches only the dofs of its link's ancestors)
+    if (this.sideAcc.length < 2 * m) {
+      this.sideAcc = new Int32Array(4 * m); this.sideNv = new Int32Array(4 * m);
+      this.jStart = new Int32Array(4 * m); this.jLen = new Int32Array(4 * m);
+    }
+    let nz = 0;
+    for (let c = 0; c < m; c++) {
+      const i = this.rowList[c];
+      const sides = rowSides(rows, i);
+      for (let s = 0; s < 2; s++) {
+        const k = 2 * c + s;
+        if (s >= sides) { this.sideAcc[k] = -1; this.jLen[k] = 0; continue; }
+        const b = s === 0 ? rows.bodyA[i] : rows.bodyB[i];
+        const lb = this.bodyLocal[b];
+        this.sideAcc[k] = this.accOffset[lb];
+        const nv = this.accOffset[lb + 1] - this.accOffset[lb];
+        this.sideNv[k] = nv;
+        if (this.jIdx.length < nz + nv) {
+          const grown = Math.max(2 * this.jIdx.length, nz + nv);
+          const ji = new Int32Array(grown); ji.set(this.jIdx); this.jIdx = ji;
+          const jv = new Float64Array(grown); jv.set(this.jVal); this.jVal = jv;
+        }
+        this.jStart[k] = nz;
+        const jo = this.colOffset[k];
+        for (let e = 0; e < nv; e++) {
+          const v = this.jrows[jo + e];
+          if (v !== 0) { this.jIdx[nz] = e; this.jVal[nz] = v; nz++; }
+        }
+        this.jLen[k] = nz - this.jStart[k];
+      }
+    }
+    if (method === 'testForce') this.dynamics(bodies);
+  }
+
+  /** a_c = b_c + sum over sides J_c,s . acc_body(s) (implicit mode, sparse J). */
+  private implicitMeasure(c: number): number {
+    let a = this.b[c];
+    const acc = this.acc, idx = this.jIdx, val = this.jVal;
+    for (let k = 2 * c; k < 2 * c + 2; k++) {
+      const ao = this.sideAcc[k];
+      if (ao < 0) continue;
+      const j0 = this.jStart[k], j1 = j0 + this.jLen[k];
+      for (let e = j0; e < j1; e++) a += val[e] * acc[ao + idx[e]];
+    }
+    return a;
+  }
+
+  /** acc_body(s) += delta * dqdd_c,s for each side of row c. */
+  private implicitApply(c: number, delta: number): void {
+    const acc = this.acc, col = this.columns;
+    for (let k = 2 * c; k < 2 * c + 2; k++) {
+      const ao = this.sideAcc[k];
+      if (ao < 0) continue;
+      const co = this.colOffset[k], nv = this.sideNv[k];
+      for (let e = 0; e < nv; e++) acc[ao + e] += delta * col[co + e];
+    }
+  }
+
+  /**
+   * Projected Gauss-Seidel on the implicit K: the sweep of PgsSolver (same order, over-relaxation,
+   * bounds, friction boxes re-clamped after each sweep, natural-map residual) with the measures
+   * read through the Jacobian rows.
+   */
+  private solveImplicit(options: PgsOptions): PgsResult {
+    const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, diag = this.diag, scale = this.scale;
+    const omega = options.sor ?? 1, tol = options.tolerance ?? 1e-9, maxIt = options.maxIterations ?? 100;
+    let maxDiag = 0;
+    for (let c = 0; c < m; c++) if (diag[c] > maxDiag) maxDiag = diag[c];
+    const floor = 1e-12 * maxDiag;
+    for (let c = 0; c < m; c++) scale[c] = diag[c] > floor && diag[c] > 0 ? diag[c] : 0;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let c = 0; c < m; c++) {
+        const r = br[c];
+        if ((r >= 0) !== (pass === 1)) continue;
+        const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
+        let x = scale[c] === 0 ? 0 : f[c];
+        if (x < L) x = L; else if (x > U) x = U;
+        f[c] = x;
+      }
+    }
+    this.acc.fill(0, 0, this.accOffset[this.nBodies]);
+    for (let c = 0; c < m; c++) if (f[c] !== 0) this.implicitApply(c, f[c]);
+    const res = this.implicitResult;
+    let it = 0;
+    let residual = this.implicitResidual();
+    while (!(residual <= tol) && it < maxIt && residual === residual) {
+      for (let c = 0; c < m; c++) {
+        const d = scale[c];
+        if (d === 0) continue;
+        const r = br[c];
+        const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
+        const fi = f[c];
+        let x = fi - (omega * this.implicitMeasure(c)) / d;
+        if (x < L) x = L; else if (x > U) x = U;
+        if (x !== fi) { f[c] = x; this.implicitApply(c, x - fi); }
+      }
+      for (let c = 0; c < m; c++) {
+        const r = br[c];
+        if (r < 0) continue;
+        const L = lo[c] * f[r], U = hi[c] * f[r], fi = f[c];
+        const x = fi < L ? L : fi > U ? U : fi;
+        if (x !== fi) { f[c] = x; this.implicitApply(c, x - fi); }
+      }
+      it++;
+      // the residual costs a sweep of its own: look every fourth sweep, and after the last
+      if ((it & 3) === 0 || it >= maxIt) residual = this.implicitResidual();
+    }
+    res.iterations = it;
+    res.residual = residual;
+    res.converged = residual <= tol;
+    return res;
+  }
+
+  /** Natural-map residual max |d (f - clamp(f - a / d))| over rows with an effect. */
+  private implicitResidual(): number {
+    let worst = 0;
+    const f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow;
+    for (let c = 0; c < this.m; c++) {
+      const d = this.scale[c];
+      if (d === 0) continue;
+      const r = br[c];
+      const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
+      let x = f[c] - this.implicitMeasure(c) / d;
+      if (x < L) x = L; else if (x > U) x = U;
+      const e = Math.abs(d * (f[c] - x));
+      if (!(e <= worst)) worst = e;
+    }
+    return worst;
+  }
+
   /** b = default measure - desired measure (acceleration level). */
   setAccelerationRhs(rows: RowBuffer, bodies: readonly Body[]): void {
-    const { b } = this.lcp;
+    const b = this.b;
     for (let c = 0; c < this.m; c++) {
       const j = this.rowList[c];
       b[c] = rowAcceleration(rows, j, bodies) - rows.desired[j];
@@ -177,13 +380,13 @@ export class ConstraintSolver {
 
   /** b = `values[row]` for each row (velocity jumps or position errors). */
   setRhs(rows: RowBuffer, values: Float64Array): void {
-    const { b } = this.lcp;
+    const b = this.b;
     for (let c = 0; c < this.m; c++) b[c] = values[this.rowList[c]];
     this.setBounds(rows);
   }
 
   private setBounds(rows: RowBuffer): void {
-    const { lo, hi, boundRow } = this.lcp;
+    const { lo, hi, boundRow } = this;
     for (let c = 0; c < this.m; c++) {
       const j = this.rowList[c];
       lo[c] = rows.lo[j];
@@ -193,12 +396,20 @@ export class ConstraintSolver {
     }
   }
 
-  /** Solves with PGS, warm-started from rows.force (when `warm`), and writes the forces back to rows.force. */
-  solve(rows: RowBuffer, options: PgsOptions, warm: boolean): PgsResult {
+  /** Solves with PGS, warm-started from `out` (rows.force by default) when `warm`, and writes the forces there. */
+  solve(rows: RowBuffer, options: PgsOptions, warm: boolean, out: Float64Array = rows.force): PgsResult {
     const f = this.f;
-    for (let c = 0; c < this.m; c++) f[c] = warm ? rows.force[this.rowList[c]] : 0;
-    const r = this.pgs.solve(this.lcp, f, options);
-    for (let c = 0; c < this.m; c++) rows.force[this.rowList[c]] = f[c];
+    for (let c = 0; c < this.m; c++) f[c] = warm ? out[this.rowList[c]] : 0;
+    let r: PgsResult;
+    if (this.dense) {
+      const p = this.lcp, m = this.m;
+      p.b.set(this.b.subarray(0, m));
+      p.lo.set(this.lo.subarray(0, m));
+      p.hi.set(this.hi.subarray(0, m));
+      p.boundRow.set(this.boundRow.subarray(0, m));
+      r = this.pgs.solve(p, f, options);
+    } else r = this.solveImplicit(options);
+    for (let c = 0; c < this.m; c++) out[this.rowList[c]] = f[c];
     return r;
   }
 

@@ -62,6 +62,7 @@ export class TrajectoryFollower implements ConstraintSource {
     this.targetQd = new Float64Array(m.nv);
     this.targetQdd = new Float64Array(m.nv);
     const { kp, kd } = gainsFromSettleTime(options.settleTime ?? 0.1, options.rule ?? 'critical');
+    if (options.maxTorque !== undefined && !(options.maxTorque >= 0)) throw new RangeError(`TrajectoryFollower: maxTorque must be a number >= 0 (Infinity: unbounded), got ${options.maxTorque}`);
     this.kp = new Float64Array(m.nv).fill(kp);
     this.kd = new Float64Array(m.nv).fill(kd);
     this.maxTorque = new Float64Array(m.nv).fill(options.maxTorque ?? Infinity);
@@ -84,6 +85,45 @@ export class TrajectoryFollower implements ConstraintSource {
     if (!(max >= 0)) throw new RangeError(`setMaxTorque: joint "${joint}": expected a number >= 0, got ${max}`);
     const j = this.model.joint(joint);
     for (let k = 0; k < j.nv; k++) this.maxTorque[j.v + k] = max;
+  }
+
+  /**
+   * Sets the targets: q in the model's q layout (nq numbers, quaternions [x, y, z, w] of spherical
+   * and free joints non-zero; they need not be unit), qd and qdd in its qd layout (nv numbers; 0
+   * when omitted). Refuses wrong lengths and non-finite numbers with a RangeError naming the entry
+   * and its joint, and then changes nothing.
+   */
+  setTarget(q: ArrayLike<number>, qd?: ArrayLike<number>, qdd?: ArrayLike<number>): void {
+    const m = this.model;
+    const bad = checkVector('targetQ', q, m.nq, m, true) || (qd ? checkVector('targetQd', qd, m.nv, m, false) : '') || (qdd ? checkVector('targetQdd', qdd, m.nv, m, false) : '');
+    if (bad) throw new RangeError(`TrajectoryFollower.setTarget: ${bad}`);
+    for (let i = 0; i < m.nLinks; i++) {
+      const t = m.jointType[i];
+      if (t !== JointType.spherical && t !== JointType.free) continue;
+      const o = m.qOffset[i] + (t === JointType.free ? 3 : 0);
+      if (!(Math.hypot(q[o], q[o + 1], q[o + 2], q[o + 3]) > 1e-12)) throw new RangeError(`TrajectoryFollower.setTarget: targetQ[${o}..${o + 3}] (joint "${m.jointNames[i]}"): expected a non-zero quaternion`);
+    }
+    for (let k = 0; k < m.nq; k++) this.targetQ[k] = q[k];
+    for (let k = 0; k < m.nv; k++) {
+      this.targetQd[k] = qd ? qd[k] : 0;
+      this.targetQdd[k] = qdd ? qdd[k] : 0;
+    }
+  }
+
+  /**
+   * '' when every target, gain and torque bound is usable, else what is not (naming the dof and
+   * its joint). The World asks before each step and refuses to step on bad input; the arrays are
+   * public, so a caller may have written NaN into them directly.
+   */
+  checkInputs(bodies?: readonly Body[]): string {
+    const m = this.model;
+    const who = `TrajectoryFollower ${this.id} (body ${bodies?.[this.body] ? `"${bodies[this.body].name}"` : this.body})`;
+    const bad = checkVector('targetQ', this.targetQ, m.nq, m, true) || checkVector('targetQd', this.targetQd, m.nv, m, false) || checkVector('targetQdd', this.targetQdd, m.nv, m, false)
+      || checkVector('kp', this.kp, m.nv, m, false, 0) || checkVector('kd', this.kd, m.nv, m, false, 0);
+    if (bad) return `${who}: ${bad}`;
+    for (let d = 0; d < m.nv; d++) if (!(this.maxTorque[d] >= 0)) return `${who}: maxTorque[${d}] (joint "${m.jointNames[m.dofLink[d]]}") is ${this.maxTorque[d]}; expected a number >= 0 (Infinity: unbounded)`;
+    if (!(this.strength >= 0 && this.strength < Infinity)) return `${who}: strength is ${this.strength}; expected a finite number >= 0`;
+    return '';
   }
 
   private readonly err = new Float64Array(6);
@@ -146,6 +186,23 @@ export function jointError(type: number, q: ArrayLike<number>, qd: ArrayLike<num
   out[0] = ex * k; out[1] = ey * k; out[2] = ez * k;
 }
 
+/**
+ * '' when `a` holds n finite numbers (>= min when given), else which entry is wrong and its joint.
+ * q-layout vectors (qLayout) name the joint through the q offsets, others through the dofs.
+ */
+function checkVector(name: string, a: ArrayLike<number>, n: number, m: Model, qLayout: boolean, min?: number): string {
+  if (!a || a.length !== n) return `${name} has ${a ? a.length : 'no'} numbers; expected ${n}`;
+  for (let k = 0; k < n; k++) {
+    const v = a[k];
+    if (Number.isFinite(v) && (min === undefined || v >= min)) continue;
+    let link = 0;
+    if (qLayout) { for (let i = m.nLinks - 1; i >= 0; i--) if (m.qOffset[i] <= k && m.jointNq[i] > 0) { link = i; break; } }
+    else link = m.dofLink[k];
+    return `${name}[${k}] (joint "${m.jointNames[link]}") is ${v}; expected a finite number${min === undefined ? '' : ` >= ${min}`}`;
+  }
+  return '';
+}
+
 /** Drives one dof to a target velocity with a maximum torque (a bounded bilateral row). */
 export class VelocityMotor implements ConstraintSource {
   readonly id = nextDriveId++;
@@ -153,6 +210,28 @@ export class VelocityMotor implements ConstraintSource {
   constructor(public readonly body: number, public readonly dof: number, public targetVelocity: number, public maxTorque: number) {
     if (!Number.isFinite(targetVelocity)) throw new RangeError('VelocityMotor: target velocity must be finite');
     if (!(maxTorque >= 0)) throw new RangeError('VelocityMotor: max torque must be >= 0');
+  }
+
+  /** Sets the target velocity (rad/s or m/s); refuses a non-finite one, changing nothing. */
+  setTargetVelocity(v: number): void {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`VelocityMotor.setTargetVelocity: expected a finite number, got ${v}`);
+    this.targetVelocity = v;
+  }
+
+  /** Sets the maximum torque (N m or N, Infinity: unbounded); refuses NaN and negative values, changing nothing. */
+  setMaxTorque(max: number): void {
+    if (typeof max !== 'number' || !(max >= 0)) throw new RangeError(`VelocityMotor.setMaxTorque: expected a number >= 0, got ${max}`);
+    this.maxTorque = max;
+  }
+
+  /** '' when the target and bound are usable, else what is not (see TrajectoryFollower.checkInputs). */
+  checkInputs(bodies?: readonly Body[]): string {
+    const b = bodies?.[this.body];
+    const who = `VelocityMotor ${this.id} (body ${b ? `"${b.name}"` : this.body}, dof ${this.dof}${b && this.dof >= 0 && this.dof < b.model.nv ? `, joint "${b.model.jointNames[b.model.dofLink[this.dof]]}"` : ''})`;
+    if (bodies && !(b && Number.isInteger(this.dof) && this.dof >= 0 && this.dof < b.model.nv)) return `${who}: no such body or dof`;
+    if (!Number.isFinite(this.targetVelocity)) return `${who}: targetVelocity is ${this.targetVelocity}; expected a finite number`;
+    if (!(this.maxTorque >= 0)) return `${who}: maxTorque is ${this.maxTorque}; expected a number >= 0`;
+    return '';
   }
 
   addRows(rows: RowBuffer, ctx: StepContext): void {

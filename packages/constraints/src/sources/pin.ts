@@ -52,6 +52,17 @@ export class PointPin implements ConstraintSource {
     this.target.point.set([p[0], p[1], p[2]]);
   }
 
+  /** '' when the pin's points are finite, else which is not. The World asks before each step (the arrays are public). */
+  checkInputs(bodies?: readonly Body[]): string {
+    const b = bodies?.[this.bodyA];
+    const who = `PointPin ${this.id} (body ${b ? `"${b.name}"` : this.bodyA}, link ${this.linkA})`;
+    for (let k = 0; k < 3; k++) {
+      if (!Number.isFinite(this.localA[k])) return `${who}: local point [${k}] is ${this.localA[k]}; expected a finite number`;
+      if (!Number.isFinite(this.target.point[k])) return `${who}: target point [${k}] is ${this.target.point[k]}; expected a finite number`;
+    }
+    return '';
+  }
+
   /** World separation vector pA - pB. */
   separation(bodies: readonly Body[], out: Float64Array): Float64Array {
     const a = new Float64Array(3), b = new Float64Array(3);
@@ -99,7 +110,8 @@ export class HingePin implements ConstraintSource {
   constructor(body: number, link: number, localPoint: ArrayLike<number>, worldPoint: ArrayLike<number>, localAxis: ArrayLike<number>, worldAxis: ArrayLike<number>) {
     this.pin = new PointPin(body, link, localPoint, { body: -1, link: -1, point: worldPoint });
     const n1 = Math.hypot(localAxis[0], localAxis[1], localAxis[2]), n2 = Math.hypot(worldAxis[0], worldAxis[1], worldAxis[2]);
-    if (!(n1 > 0) || !(n2 > 0)) throw new Error('HingePin: axes must be non-zero');
+    // Infinity would pass the non-zero test and normalise to NaN
+    if (!(n1 > 0 && n1 < Infinity) || !(n2 > 0 && n2 < Infinity)) throw new Error('HingePin: axes must be non-zero and finite');
     this.localAxis = Float64Array.from([localAxis[0] / n1, localAxis[1] / n1, localAxis[2] / n1]);
     this.worldAxis = Float64Array.from([worldAxis[0] / n2, worldAxis[1] / n2, worldAxis[2] / n2]);
     // two directions perpendicular to the world axis
@@ -112,6 +124,11 @@ export class HingePin implements ConstraintSource {
     x /= n; y /= n; z /= n;
     this.d1.set([x, y, z]);
     this.d2.set([a[1] * z - a[2] * y, a[2] * x - a[0] * z, a[0] * y - a[1] * x]);
+  }
+
+  /** '' when the hinge's points are finite (see PointPin.checkInputs). */
+  checkInputs(bodies?: readonly Body[]): string {
+    return this.pin.checkInputs(bodies);
   }
 
   addRows(rows: RowBuffer, ctx: StepContext): void {

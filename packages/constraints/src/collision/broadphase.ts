@@ -1,0 +1,262 @@
+/**
+ * Broad phase: a uniform grid over the horizontal plane (x, z), rebuilt every call.
+ *
+ * The cell size is twice the mean horizontal extent of the dynamic shapes' bounds, so a shape
+ * covers a few cells. Each shape is entered in the cells its bounds cover; entries are bucketed by
+ * a hash of the cell (counting sort, no allocation) and every two entries of the same cell are
+ * tested: bounds overlap on all three axes and the filter allows the pair. A pair sharing several
+ * cells is reported only in the cell holding the low corner of the overlap of their bounds
+ * (max of the two minima in x and z), so exactly once. Shapes whose bounds would cover more than
+ * MAX_CELLS cells (long props, big static boxes, meshes, heightfields) are tested against every
+ * other shape instead; planes (no finite bounds) are tested against each dynamic shape's bounds.
+ *
+ * Output: pairs (slotA < slotB) sorted by (slotA, slotB), so the pair list depends only on the
+ * scene, not on the grid, the hash or earlier calls. The buffers never grow here: pairs beyond the
+ * capacity are counted in `required` and dropped; reserve() grows them outside the step.
+ */
+import { AABB_STRIDE } from './aabb.js';
+import type { CollisionFilter } from './filter.js';
+import type { ShapeStore } from './shape-store.js';
+
+/** Shapes covering more cells than this are tested against all others instead of entered in the grid. */
+export const MAX_CELLS = 16;
+
+export class GridBroadPhase {
+  /** Pair i = (pairs[2i], pairs[2i + 1]) as slots, slotA < slotB, sorted. */
+  pairs: Int32Array = new Int32Array(0);
+  count = 0;
+  required = 0;
+  /** Cell size (m) used by the last call. */
+  cellSize = 0;
+  private rawLo: Int32Array = new Int32Array(0);
+  private rawHi: Int32Array = new Int32Array(0);
+  private _capacity = 0;
+  // Per slot: first and last cell (x, z), and whether it is in the grid (0), large (1) or a plane (2).
+  private cellX0 = new Int32Array(0);
+  private cellZ0 = new Int32Array(0);
+  private cellX1 = new Int32Array(0);
+  private cellZ1 = new Int32Array(0);
+  private large = new Int32Array(0);
+  private largeCount = 0;
+  private planes = new Int32Array(0);
+  private planeCount = 0;
+  // Grid entries: slot and cell, in insertion order, then bucketed by cell hash.
+  private entrySlot = new Int32Array(0);
+  private entryX = new Int32Array(0);
+  private entryZ = new Int32Array(0);
+  private entryBucket = new Int32Array(0);
+  private bucketed = new Int32Array(0);
+  private bucketStart = new Int32Array(0);
+  private mask = 0;
+  // Sorting pairs by (lo, hi).
+  private loStart = new Int32Array(0);
+
+  constructor(capacity: number) {
+    this.reserve(capacity);
+  }
+
+  get capacity(): number {
+    return this._capacity;
+  }
+
+  get overflowed(): boolean {
+    return this.required > this._capacity;
+  }
+
+  reserve(capacity: number): void {
+    if (capacity <= this._capacity) return;
+    const pairs = new Int32Array(2 * capacity);
+    pairs.set(this.pairs);
+    this.pairs = pairs;
+    this.rawLo = new Int32Array(capacity);
+    this.rawHi = new Int32Array(capacity);
+    this._capacity = capacity;
+  }
+
+  /** Prepares for a new set of shapes (allocates; outside the step). */
+  setShapes(store: ShapeStore): void {
+    const n = store.slotCount;
+    this.cellX0 = new Int32Array(n);
+    this.cellZ0 = new Int32Array(n);
+    this.cellX1 = new Int32Array(n);
+    this.cellZ1 = new Int32Array(n);
+    this.large = new Int32Array(n);
+    this.planes = new Int32Array(n);
+    const entries = MAX_CELLS * n;
+    this.entrySlot = new Int32Array(entries);
+    this.entryX = new Int32Array(entries);
+    this.entryZ = new Int32Array(entries);
+    this.entryBucket = new Int32Array(entries);
+    this.bucketed = new Int32Array(entries);
+    let size = 16;
+    while (size < 4 * n) size *= 2;
+    this.mask = size - 1;
+    this.bucketStart = new Int32Array(size + 1);
+    this.loStart = new Int32Array(n + 1);
+  }
+
+  findPairs(store: ShapeStore, filter: CollisionFilter): number {
+    const aabb = store.aabb, n = store.slotCount, dyn = store.dynamicCount;
+    this.required = 0;
+    this.count = 0;
+
+    // Cell size from the mean horizontal extent of the dynamic shapes.
+    let sum = 0, counted = 0;
+    for (let s = 0; s < dyn; s++) {
+      if (!store.bounded[s]) continue;
+      const o = AABB_STRIDE * s;
+      const ex = aabb[o + 3] - aabb[o], ez = aabb[o + 5] - aabb[o + 2];
+      sum += ex > ez ? ex : ez;
+      counted++;
+    }
+    if (counted === 0) return 0;
+    const cell = Math.max(2 * (sum / counted), 1e-3);
+    this.cellSize = cell;
+
+    // Classify and enter the shapes.
+    let entries = 0;
+    this.largeCount = 0;
+    this.planeCount = 0;
+    for (let s = 0; s < n; s++) {
+      if (!store.bounded[s]) {
+        this.planes[this.planeCount++] = s;
+        continue;
+      }
+      const o = AABB_STRIDE * s;
+      const x0 = Math.floor(aabb[o] / cell), x1 = Math.floor(aabb[o + 3] / cell);
+      const z0 = Math.floor(aabb[o + 2] / cell), z1 = Math.floor(aabb[o + 5] / cell);
+      // Far-away or huge bounds (beyond 32-bit cell indices, or too many cells) go to the large list.
+      if (!(x1 - x0 < MAX_CELLS && z1 - z0 < MAX_CELLS && (x1 - x0 + 1) * (z1 - z0 + 1) <= MAX_CELLS &&
+        x0 >= -0x40000000 && x1 <= 0x40000000 && z0 >= -0x40000000 && z1 <= 0x40000000)) {
+        this.large[this.largeCount++] = s;
+        continue;
+      }
+      this.cellX0[s] = x0; this.cellX1[s] = x1; this.cellZ0[s] = z0; this.cellZ1[s] = z1;
+      for (let x = x0; x <= x1; x++) {
+        for (let z = z0; z <= z1; z++) {
+          this.entrySlot[entries] = s;
+          this.entryX[entries] = x;
+          this.entryZ[entries] = z;
+          this.entryBucket[entries] = (Math.imul(x, 73856093) ^ Math.imul(z, 19349663)) & this.mask;
+          entries++;
+        }
+      }
+    }
+
+    // Counting sort of the entries by bucket (stable: slot order within a bucket).
+    const start = this.bucketStart, buckets = this.mask + 1;
+    for (let b = 0; b <= buckets; b++) start[b] = 0;
+    for (let e = 0; e < entries; e++) start[this.entryBucket[e] + 1]++;
+    for (let b = 0; b < buckets; b++) start[b + 1] += start[b];
+    for (let e = 0; e < entries; e++) this.bucketed[start[this.entryBucket[e]]++] = e;
+    // start[b] now ends bucket b; bucket b begins at start[b - 1] (0 for b = 0).
+
+    // Pairs within each bucket: same cell, overlapping bounds, reported in the low-corner cell.
+    let begin = 0;
+    for (let b = 0; b < buckets; b++) {
+      const end = start[b];
+      for (let i = begin; i < end; i++) {
+        const ei = this.bucketed[i];
+        const si = this.entrySlot[ei], cx = this.entryX[ei], cz = this.entryZ[ei];
+        const oi = AABB_STRIDE * si;
+        for (let j = i + 1; j < end; j++) {
+          const ej = this.bucketed[j];
+          if (this.entryX[ej] !== cx || this.entryZ[ej] !== cz) continue; // another cell, same hash
+          const sj = this.entrySlot[ej];
+          if (si >= dyn && sj >= dyn) continue;
+          const oj = AABB_STRIDE * sj;
+          if (aabb[oj] > aabb[oi + 3] || aabb[oi] > aabb[oj + 3]) continue;
+          if (aabb[oj + 1] > aabb[oi + 4] || aabb[oi + 1] > aabb[oj + 4]) continue;
+          if (aabb[oj + 2] > aabb[oi + 5] || aabb[oi + 2] > aabb[oj + 5]) continue;
+          // The overlap's low corner: the larger minimum on each axis, in that shape's first cell.
+          const cornerX = aabb[oi] >= aabb[oj] ? this.cellX0[si] : this.cellX0[sj];
+          const cornerZ = aabb[oi + 2] >= aabb[oj + 2] ? this.cellZ0[si] : this.cellZ0[sj];
+          if (cornerX !== cx || cornerZ !== cz) continue;
+          const lo = si < sj ? si : sj, hi = si < sj ? sj : si;
+          if (filter.canCollide(store, lo, hi)) this.push(lo, hi);
+        }
+      }
+      begin = end;
+    }
+
+    // Large shapes against every other bounded shape (large pairs once).
+    for (let k = 0; k < this.largeCount; k++) {
+      const l = this.large[k], ol = AABB_STRIDE * l;
+      for (let s = 0; s < n; s++) {
+        if (s === l || !store.bounded[s]) continue;
+        if (l >= dyn && s >= dyn) continue;
+        if (s < l && this.isLarge(s, k)) continue; // that pair was found from s
+        const os = AABB_STRIDE * s;
+        if (aabb[os] > aabb[ol + 3] || aabb[ol] > aabb[os + 3]) continue;
+        if (aabb[os + 1] > aabb[ol + 4] || aabb[ol + 1] > aabb[os + 4]) continue;
+        if (aabb[os + 2] > aabb[ol + 5] || aabb[ol + 2] > aabb[os + 5]) continue;
+        const lo = s < l ? s : l, hi = s < l ? l : s;
+        if (filter.canCollide(store, lo, hi)) this.push(lo, hi);
+      }
+    }
+
+    // Planes (normal = local +Y of the pose, solid below): a box is near the plane when its lowest
+    // corner along the normal, n.(c - p) - sum_i |n_i| e_i, is below it (the bounds already carry
+    // the margin).
+    const pose = store.worldPose;
+    for (let k = 0; k < this.planeCount; k++) {
+      const pl = this.planes[k], po = 12 * pl;
+      const nx = pose[po + 1], ny = pose[po + 4], nz = pose[po + 7];
+      const px = pose[po + 9], py = pose[po + 10], pz = pose[po + 11];
+      for (let s = 0; s < dyn; s++) {
+        if (!store.bounded[s]) continue;
+        const o = AABB_STRIDE * s;
+        const cx = 0.5 * (aabb[o] + aabb[o + 3]), cy = 0.5 * (aabb[o + 1] + aabb[o + 4]), cz = 0.5 * (aabb[o + 2] + aabb[o + 5]);
+        const ex = 0.5 * (aabb[o + 3] - aabb[o]), ey = 0.5 * (aabb[o + 4] - aabb[o + 1]), ez = 0.5 * (aabb[o + 5] - aabb[o + 2]);
+        const h = nx * (cx - px) + ny * (cy - py) + nz * (cz - pz) - Math.abs(nx) * ex - Math.abs(ny) * ey - Math.abs(nz) * ez;
+        if (h > 0) continue;
+        if (filter.canCollide(store, s, pl)) this.push(s, pl);
+      }
+    }
+
+    this.sortPairs(n);
+    return this.count;
+  }
+
+  /** Whether slot s is among the large shapes listed before index k. */
+  private isLarge(s: number, k: number): boolean {
+    for (let i = 0; i < k; i++) if (this.large[i] === s) return true;
+    return false;
+  }
+
+  private push(lo: number, hi: number): void {
+    this.required++;
+    if (this.count < this._capacity) {
+      this.rawLo[this.count] = lo;
+      this.rawHi[this.count] = hi;
+      this.count++;
+    }
+  }
+
+  /** Counting sort by lo, then insertion sort of each lo's his: pairs sorted by (lo, hi). */
+  private sortPairs(n: number): void {
+    const start = this.loStart, c = this.count;
+    for (let s = 0; s <= n; s++) start[s] = 0;
+    for (let i = 0; i < c; i++) start[this.rawLo[i] + 1]++;
+    for (let s = 0; s < n; s++) start[s + 1] += start[s];
+    const pairs = this.pairs;
+    for (let i = 0; i < c; i++) {
+      const lo = this.rawLo[i];
+      const at = start[lo]++;
+      pairs[2 * at] = lo;
+      pairs[2 * at + 1] = this.rawHi[i];
+    }
+    // start[s] now ends the run of lo = s.
+    let begin = 0;
+    for (let s = 0; s < n; s++) {
+      const end = start[s];
+      for (let i = begin + 1; i < end; i++) {
+        const v = pairs[2 * i + 1];
+        let j = i - 1;
+        while (j >= begin && pairs[2 * j + 1] > v) { pairs[2 * j + 3] = pairs[2 * j + 1]; j--; }
+        pairs[2 * j + 3] = v;
+      }
+      begin = end;
+    }
+  }
+}

@@ -1,0 +1,364 @@
+/**
+ * The collision scene: shapes attached to (body, link) pairs and static shapes in the world.
+ *
+ * Set-up (allocates): setBody, addDynamicShape, addStaticShape, setStaticPose, growToFit.
+ * Per step (allocates nothing): update(linkPoses) -> findPairs() (broad phase, broadphase.ts) ->
+ * generateContacts() (narrow phase, narrowphase.ts), or detect() for all three.
+ * The first update after a registration change rebuilds the flat arrays; call prepare() at set-up
+ * to do that outside the step.
+ */
+import type { ShapeDesc } from '@sinew/featherstone';
+import { AABB_STRIDE, growAabb, primitiveAabb, transformedAabb } from './aabb.js';
+import { GridBroadPhase } from './broadphase.js';
+import { ContactBuffer } from './contact-buffer.js';
+import { CollisionFilter } from './filter.js';
+import { NarrowPhase } from './narrowphase.js';
+import { composePoses, poseFromQuaternion, poseIsFinite, POSE_STRIDE } from './pose.js';
+import { CollisionShapeError, compileShape, type CompiledShape } from './shape-validation.js';
+import { ShapeStore } from './shape-store.js';
+import { SHAPE_HEIGHTFIELD, SHAPE_KIND_NAMES, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_TRIMESH, type ShapeKind } from './shape-types.js';
+
+export interface CollisionWorldOptions {
+  /**
+   * Contact margin (m, default 0.005): pairs closer than this report contacts with negative depth,
+   * so resting contacts persist from step to step.
+   */
+  margin?: number;
+  /** Initial contact buffer capacity (default 1024 points). */
+  contactCapacity?: number;
+  /** Initial broad-phase pair capacity (default 1024 pairs). */
+  pairCapacity?: number;
+}
+
+export interface BodyCollisionOptions {
+  /** Whether links of this body collide with each other (default true; excluded pairs never do). */
+  selfCollision?: boolean;
+  /** Link pairs of this body that never collide (the World passes parent-child pairs). */
+  excludedLinkPairs?: ReadonlyArray<readonly [number, number]>;
+}
+
+interface BodyRecord {
+  linkCount: number;
+  selfCollision: boolean;
+  excluded: Array<readonly [number, number]>;
+}
+
+interface ShapeRecord {
+  handle: number;
+  /** -1 for static shapes. */
+  body: number;
+  link: number;
+  compiled: CompiledShape;
+}
+
+export class CollisionWorld {
+  readonly margin: number;
+  readonly contacts: ContactBuffer;
+  private readonly bodies: (BodyRecord | undefined)[] = [];
+  private readonly records: ShapeRecord[] = [];
+  private readonly filter = new CollisionFilter();
+  private readonly sap: GridBroadPhase;
+  private readonly narrow: NarrowPhase;
+  private store = new ShapeStore(0, 0);
+  /** Slot of each shape handle. */
+  private slotOf = new Int32Array(0);
+  private dirty = true;
+  private bodyMargin = new Float64Array(0);
+
+  constructor(options: CollisionWorldOptions = {}) {
+    const margin = options.margin ?? 0.005;
+    if (!(Number.isFinite(margin) && margin >= 0)) throw new Error(`CollisionWorld: margin must be a finite number >= 0, got ${margin}`);
+    this.margin = margin;
+    const cc = options.contactCapacity ?? 1024, pc = options.pairCapacity ?? 1024;
+    if (!(Number.isInteger(cc) && cc >= 0)) throw new Error(`CollisionWorld: contactCapacity must be an integer >= 0, got ${cc}`);
+    if (!(Number.isInteger(pc) && pc >= 0)) throw new Error(`CollisionWorld: pairCapacity must be an integer >= 0, got ${pc}`);
+    this.contacts = new ContactBuffer(cc);
+    this.sap = new GridBroadPhase(pc);
+    this.narrow = new NarrowPhase(margin);
+  }
+
+  /** Declares body `body` (a character index, any order) with `linkCount` links. */
+  setBody(body: number, linkCount: number, options: BodyCollisionOptions = {}): void {
+    if (!Number.isInteger(body) || body < 0) throw new Error(`CollisionWorld.setBody: body must be an integer >= 0, got ${body}`);
+    if (!Number.isInteger(linkCount) || linkCount < 1) throw new Error(`CollisionWorld.setBody(${body}): linkCount must be an integer >= 1, got ${linkCount}`);
+    const old = this.bodies[body];
+    if (old !== undefined && linkCount < old.linkCount) {
+      for (const r of this.records) {
+        if (r.body === body && r.link >= linkCount) {
+          throw new Error(`CollisionWorld.setBody(${body}): linkCount ${linkCount} is too small for ${r.compiled.label} on link ${r.link}`);
+        }
+      }
+    }
+    const rec: BodyRecord = { linkCount, selfCollision: options.selfCollision ?? true, excluded: [] };
+    this.bodies[body] = rec;
+    for (const [i, j] of options.excludedLinkPairs ?? []) this.excludeLinkPair(body, i, j);
+    this.dirty = true;
+  }
+
+  /**
+   * Speculative margin of a body's shapes (m, >= 0), added to the contact margin for the next
+   * updates: a body that may move d within the coming step reports contacts up to d away, so
+   * nothing it could hit within the step is missed (continuous collision by speculative contacts).
+   */
+  setBodyMargin(body: number, margin: number): void {
+    if (!(margin >= 0 && margin < Infinity)) throw new Error(`CollisionWorld.setBodyMargin(${body}): margin must be a finite number >= 0, got ${margin}`);
+    if (body >= this.bodyMargin.length) {
+      const grown = new Float64Array(Math.max(body + 1, 2 * this.bodyMargin.length));
+      grown.set(this.bodyMargin);
+      this.bodyMargin = grown;
+    }
+    this.bodyMargin[body] = margin;
+  }
+
+  /** Turns collisions between links of the same body on or off. */
+  setSelfCollision(body: number, enabled: boolean): void {
+    const rec = this.body(body, 'setSelfCollision');
+    rec.selfCollision = enabled;
+    if (!this.dirty && body < this.filter.selfCollision.length) this.filter.selfCollision[body] = enabled ? 1 : 0;
+  }
+
+  /** Links linkA and linkB of `body` never collide with each other. */
+  excludeLinkPair(body: number, linkA: number, linkB: number): void {
+    const rec = this.body(body, 'excludeLinkPair');
+    for (const l of [linkA, linkB]) {
+      if (!Number.isInteger(l) || l < 0 || l >= rec.linkCount) {
+        throw new Error(`CollisionWorld.excludeLinkPair: link ${l} of body ${body} must be an integer in [0, ${rec.linkCount - 1}]`);
+      }
+    }
+    rec.excluded.push([linkA, linkB]);
+    if (!this.dirty && body < this.filter.linkCount.length) {
+      const m = this.filter.linkCount[body], o = this.filter.excludedOffset[body];
+      this.filter.excluded[o + linkA * m + linkB] = 1;
+      this.filter.excluded[o + linkB * m + linkA] = 1;
+    }
+  }
+
+  /**
+   * Attaches a shape to link `link` of body `body` (declared by setBody); desc.position and
+   * desc.rotation place it in the link frame. Returns the shape's handle.
+   */
+  addDynamicShape(body: number, link: number, desc: ShapeDesc, name?: string): number {
+    const handle = this.records.length;
+    const label = `shape ${handle} (body ${body}, link ${link}${name ? `, "${name}"` : ''})`;
+    const rec = this.bodies[body];
+    if (!Number.isInteger(body) || body < 0 || rec === undefined) {
+      throw new CollisionShapeError(`${label}: body ${body} is not declared; call setBody(${body}, linkCount) first`);
+    }
+    if (!Number.isInteger(link) || link < 0 || link >= rec.linkCount) {
+      throw new CollisionShapeError(`${label}: link must be an integer in [0, ${rec.linkCount - 1}] for body ${body}, got ${link}`);
+    }
+    const compiled = compileShape(desc, label, false);
+    this.records.push({ handle, body, link, compiled });
+    this.dirty = true;
+    return handle;
+  }
+
+  /** Adds a static shape; desc.position and desc.rotation are its world pose. Returns its handle. */
+  addStaticShape(desc: ShapeDesc, name?: string): number {
+    const handle = this.records.length;
+    const label = `static shape ${handle}${name ? ` "${name}"` : ''}`;
+    const compiled = compileShape(desc, label, true);
+    this.records.push({ handle, body: -1, link: -1, compiled });
+    this.dirty = true;
+    return handle;
+  }
+
+  /** Moves a static shape (set-up time, or between steps for a kinematic prop). */
+  setStaticPose(handle: number, position: ArrayLike<number>, rotation: ArrayLike<number> = [0, 0, 0, 1]): void {
+    const rec = this.records[handle];
+    if (rec === undefined || rec.body >= 0) throw new Error(`CollisionWorld.setStaticPose: ${handle} is not a static shape handle`);
+    const p = position, q = rotation;
+    const ok = p.length === 3 && q.length === 4 && [p[0], p[1], p[2], q[0], q[1], q[2], q[3]].every(Number.isFinite) && q[0] ** 2 + q[1] ** 2 + q[2] ** 2 + q[3] ** 2 > 1e-18;
+    if (!ok) throw new CollisionShapeError(`${rec.compiled.label}: pose must be a finite position [x, y, z] and a non-zero quaternion [x, y, z, w]`);
+    poseFromQuaternion(q[0], q[1], q[2], q[3], p[0], p[1], p[2], rec.compiled.localPose, 0);
+    if (!this.dirty) {
+      const s = this.slotOf[handle];
+      this.store.localPose.set(rec.compiled.localPose, POSE_STRIDE * s);
+      this.placeStatic(s);
+    }
+  }
+
+  get shapeCount(): number {
+    return this.records.length;
+  }
+
+  /** Kind of a shape ('sphere', 'capsule', ...). */
+  shapeKind(handle: number): ShapeKind {
+    return SHAPE_KIND_NAMES[this.record(handle).compiled.kind];
+  }
+
+  /** Builds the flat arrays now (otherwise the next update does). Allocates. */
+  prepare(): void {
+    if (!this.dirty) return;
+    const dynamic = this.records.filter((r) => r.body >= 0);
+    const statics = this.records.filter((r) => r.body < 0);
+    // Canonical order: (body, link, handle) - handles on one link keep their registration order.
+    dynamic.sort((p, q) => p.body - q.body || p.link - q.link || p.handle - q.handle);
+    const ordered = dynamic.concat(statics);
+    const store = new ShapeStore(ordered.length, dynamic.length);
+    this.slotOf = new Int32Array(this.records.length);
+    for (let s = 0; s < ordered.length; s++) {
+      const r = ordered[s], c = r.compiled;
+      this.slotOf[r.handle] = s;
+      store.kind[s] = c.kind;
+      store.body[s] = r.body;
+      store.link[s] = r.link;
+      store.handle[s] = r.handle;
+      store.params.set(c.params, SHAPE_PARAM_STRIDE * s);
+      store.localPose.set(c.localPose, POSE_STRIDE * s);
+      store.friction[s] = c.friction;
+      store.restitution[s] = c.restitution;
+      store.group[s] = c.group;
+      store.mask[s] = c.mask;
+      store.bounded[s] = c.kind === SHAPE_PLANE ? 0 : 1;
+      store.mesh[s] = c.mesh;
+      store.heightfield[s] = c.heightfield;
+    }
+    this.store = store;
+    for (let s = store.dynamicCount; s < store.slotCount; s++) this.placeStatic(s);
+    const n = this.bodies.length;
+    const linkCounts: number[] = [], self: boolean[] = [], excluded: Array<ReadonlyArray<readonly [number, number]>> = [];
+    for (let b = 0; b < n; b++) {
+      const rec = this.bodies[b];
+      linkCounts.push(rec?.linkCount ?? 0);
+      self.push(rec?.selfCollision ?? true);
+      excluded.push(rec?.excluded ?? []);
+    }
+    this.filter.setBodies(n, linkCounts, self, excluded);
+    this.sap.setShapes(store);
+    this.dirty = false;
+  }
+
+  /**
+   * Computes the world pose and bounds of every dynamic shape from its link's pose:
+   * linkPoses[body] holds 12 numbers per link (R row-major, then p; world = R local + p).
+   */
+  update(linkPoses: ArrayLike<ArrayLike<number>>): void {
+    if (this.dirty) this.prepare();
+    const st = this.store, margin = this.margin;
+    for (let s = 0; s < st.dynamicCount; s++) {
+      const body = st.body[s], link = st.link[s];
+      const lp = linkPoses[body];
+      if (lp === undefined || lp === null || lp.length < POSE_STRIDE * (link + 1)) {
+        const need = POSE_STRIDE * (this.bodies[body] as BodyRecord).linkCount;
+        throw new Error(`CollisionWorld.update: linkPoses[${body}] must hold 12 numbers per link (${need} numbers for body ${body}), got ${lp == null ? String(lp) : `${lp.length} numbers`}`);
+      }
+      if (!poseIsFinite(lp, POSE_STRIDE * link)) {
+        throw new Error(`CollisionWorld.update: the pose of body ${body} link ${link} is not finite (numbers ${POSE_STRIDE * link}..${POSE_STRIDE * link + 11} of linkPoses[${body}])`);
+      }
+      composePoses(lp, POSE_STRIDE * link, st.localPose, POSE_STRIDE * s, st.worldPose, POSE_STRIDE * s);
+      const extra = body < this.bodyMargin.length ? this.bodyMargin[body] : 0;
+      st.extraMargin[s] = extra;
+      primitiveAabb(st.kind[s], st.worldPose, POSE_STRIDE * s, st.params, SHAPE_PARAM_STRIDE * s, st.aabb, AABB_STRIDE * s);
+      const o = AABB_STRIDE * s, grow = margin + extra;
+      st.aabb[o] -= grow; st.aabb[o + 1] -= grow; st.aabb[o + 2] -= grow;
+      st.aabb[o + 3] += grow; st.aabb[o + 4] += grow; st.aabb[o + 5] += grow;
+    }
+  }
+
+  /** Broad phase over the poses of the last update. Returns the pair count. */
+  findPairs(): number {
+    if (this.dirty) throw new Error('CollisionWorld.findPairs: shapes changed since the last update; call update(linkPoses) first');
+    return this.sap.findPairs(this.store, this.filter);
+  }
+
+  get pairCount(): number {
+    return this.sap.count;
+  }
+
+  /** Shape handles of broad-phase pair i (sorted by canonical slot order). */
+  pairShapeA(i: number): number {
+    return this.store.handle[this.sap.pairs[2 * i]];
+  }
+
+  pairShapeB(i: number): number {
+    return this.store.handle[this.sap.pairs[2 * i + 1]];
+  }
+
+  /** Narrow phase over the last broad-phase pairs into `contacts`. Returns the contact count. */
+  generateContacts(): number {
+    this.contacts.clear();
+    this.narrow.run(this.store, this.sap.pairs, this.sap.count, this.contacts);
+    return this.contacts.count;
+  }
+
+  /** update + findPairs + generateContacts. Returns the contact count. */
+  detect(linkPoses: ArrayLike<ArrayLike<number>>): number {
+    this.update(linkPoses);
+    this.findPairs();
+    return this.generateContacts();
+  }
+
+  /** True when the last pass dropped pairs or contacts for lack of room. */
+  get overflowed(): boolean {
+    return this.sap.overflowed || this.contacts.overflowed;
+  }
+
+  /** Grows the pair and contact buffers to what the last pass needed (allocates; between steps). Returns whether it grew. */
+  growToFit(): boolean {
+    let grew = false;
+    if (this.sap.overflowed) {
+      this.sap.reserve(Math.max(this.sap.required, 2 * this.sap.capacity));
+      grew = true;
+    }
+    if (this.contacts.overflowed) {
+      this.contacts.reserve(Math.max(this.contacts.required, 2 * this.contacts.capacity), Math.max(this.contacts.manifoldsRequired, 2 * this.contacts.manifoldCapacity));
+      grew = true;
+    }
+    return grew;
+  }
+
+  /** Copies the world bounds of a shape (grown by the margin) as [min xyz, max xyz]; planes give infinities. */
+  getShapeAabb(handle: number, out: Float64Array): Float64Array {
+    this.record(handle);
+    if (this.dirty) throw new Error('CollisionWorld.getShapeAabb: shapes changed since the last update');
+    const s = this.slotOf[handle];
+    if (!this.store.bounded[s]) {
+      out[0] = out[1] = out[2] = -Infinity;
+      out[3] = out[4] = out[5] = Infinity;
+    } else {
+      for (let i = 0; i < AABB_STRIDE; i++) out[i] = this.store.aabb[AABB_STRIDE * s + i];
+    }
+    return out;
+  }
+
+  /** Copies a shape's world pose (12 numbers) as of the last update. */
+  getShapeWorldPose(handle: number, out: Float64Array): Float64Array {
+    this.record(handle);
+    if (this.dirty) throw new Error('CollisionWorld.getShapeWorldPose: shapes changed since the last update');
+    const s = this.slotOf[handle];
+    for (let i = 0; i < POSE_STRIDE; i++) out[i] = this.store.worldPose[POSE_STRIDE * s + i];
+    return out;
+  }
+
+  /** Body and link a shape is attached to ([-1, -1] for static shapes). */
+  shapeOwner(handle: number): [number, number] {
+    const r = this.record(handle);
+    return [r.body, r.link];
+  }
+
+  private placeStatic(s: number): void {
+    const st = this.store, o = POSE_STRIDE * s;
+    for (let i = 0; i < POSE_STRIDE; i++) st.worldPose[o + i] = st.localPose[o + i];
+    const kind = st.kind[s];
+    if (kind === SHAPE_PLANE) return;
+    const local = kind === SHAPE_TRIMESH ? st.mesh[s]?.bounds : kind === SHAPE_HEIGHTFIELD ? st.heightfield[s]?.bounds : undefined;
+    if (local !== undefined) transformedAabb(local, st.worldPose, o, this.margin, st.aabb, AABB_STRIDE * s);
+    else {
+      primitiveAabb(kind, st.worldPose, o, st.params, SHAPE_PARAM_STRIDE * s, st.aabb, AABB_STRIDE * s);
+      growAabb(st.aabb, AABB_STRIDE * s, this.margin);
+    }
+  }
+
+  private record(handle: number): ShapeRecord {
+    const r = this.records[handle];
+    if (r === undefined) throw new Error(`CollisionWorld: no shape with handle ${handle} (there are ${this.records.length})`);
+    return r;
+  }
+
+  private body(body: number, fn: string): BodyRecord {
+    const rec = this.bodies[body];
+    if (rec === undefined) throw new Error(`CollisionWorld.${fn}: body ${body} is not declared; call setBody(${body}, linkCount) first`);
+    return rec;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Contacts as constraint rows (Kokkevis section 8.1): for every contact point a unilateral normal
+ * row (the relative acceleration along the normal may not close the gap, the force may only push)
+ * and friction rows bounded by mu times the normal force.
+ *
+ * Friction: with `frictionDirections` = 2 (default), two tangent rows t1, t2 each bounded by
+ * |f_t| <= mu f_n (the four-sided pyramid, a box inscribing the Coulomb cone's corners at
+ * sqrt(2) mu); with d > 2, d tangent rows at angles k pi / d, each bounded by mu f_n / d *
+ * (pi / 2) so the polygon's mean radius matches the cone; with 1, the paper's single-tangent trick:
+ * one row along the current slip direction (or a fixed tangent when the contact is not sliding).
+ *
+ * A contact's position error is g = -depth (n . (pA - pB)), so separated contacts within the
+ * collision margin are rows that only act if the gap would close within the step (speculative).
+ */
+import { pointVelocity, worldToLocal } from '@sinew/featherstone';
+import type { Body } from '../body.js';
+import {
+  CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_DEPTH, CONTACT_F64_STRIDE, CONTACT_FEATURE, CONTACT_FRICTION, CONTACT_I32_STRIDE,
+  CONTACT_LINK_A, CONTACT_LINK_B, CONTACT_NORMAL, CONTACT_POINT_A, CONTACT_POINT_B, CONTACT_RESTITUTION, CONTACT_SHAPE_A,
+  CONTACT_SHAPE_B, CONTACT_SUB_SHAPE,
+} from '../collision/contact-buffer.js';
+import type { CollisionWorld } from '../collision/collision-world.js';
+import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
+import type { ConstraintSource, StepContext } from './source.js';
+
+export interface ContactOptions {
+  /** Tangent rows per contact: 1 (single tangent along the slip), 2 (pyramid, default), or more. */
+  frictionDirections?: number;
+}
+
+const la = new Float64Array(3);
+const lb = new Float64Array(3);
+const pa = new Float64Array(3);
+const t1 = new Float64Array(3);
+const t2 = new Float64Array(3);
+const va = new Float64Array(3);
+const vb = new Float64Array(3);
+
+/** Warm-start key of a contact row (negative, so it never meets the keys of other rows). */
+function contactKey(shapeA: number, shapeB: number, sub: number, feature: number, k: number): number {
+  return -2 - ((((shapeA & 4095) * 4096 + (shapeB & 4095)) * 65536 + (sub & 65535)) * 1024 + (feature & 1023)) * 8 - k;
+}
+
+export class ContactSource implements ConstraintSource {
+  frictionDirections: number;
+  /** Contacts found by the last detection. */
+  count = 0;
+  maxDepth = 0;
+  private linkPoses: Float64Array[] = [];
+
+  constructor(readonly collision: CollisionWorld, options: ContactOptions = {}) {
+    this.frictionDirections = options.frictionDirections ?? 2;
+    if (!(Number.isInteger(this.frictionDirections) && this.frictionDirections >= 1 && this.frictionDirections <= 8)) {
+      throw new RangeError(`ContactSource: frictionDirections must be an integer from 1 to 8, got ${this.frictionDirections}`);
+    }
+  }
+
+  /**
+   * Speculative margins: each awake body's shapes look ahead by how far its fastest link point may
+   * move in the step (origin speed plus angular speed times the link's reach), so a fast body finds
+   * what it will hit before it gets there (no tunnelling through thin walls).
+   */
+  setSpeculativeMargins(bodies: readonly Body[], h: number): void {
+    for (const b of bodies) {
+      let speed = 0;
+      if (!b.sleeping) {
+        const v = b.state.work.v, m = b.model;
+        for (let i = 0; i < m.nLinks; i++) {
+          const o = 6 * i;
+          const w = Math.hypot(v[o], v[o + 1], v[o + 2]), u = Math.hypot(v[o + 3], v[o + 4], v[o + 5]);
+          const s = u + w * this.linkReach(b, i);
+          if (s > speed) speed = s;
+        }
+      }
+      this.collision.setBodyMargin(b.index, 1.5 * speed * h);
+    }
+  }
+
+  private reach: Float64Array[] = [];
+  /** Largest distance of a link's shapes from its origin (bounding radius), cached per body. */
+  private linkReach(b: Body, link: number): number {
+    let r = this.reach[b.index];
+    if (!r) {
+      r = new Float64Array(b.model.nLinks);
+      for (let i = 0; i < b.model.nLinks; i++) {
+        for (const s of b.model.shapes[i]) {
+          const p = s.position ?? [0, 0, 0];
+          const g = s.geometry;
+          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? Math.hypot(...g.halfExtents) : 0.5;
+          r[i] = Math.max(r[i], Math.hypot(p[0], p[1], p[2]) + size);
+        }
+      }
+      this.reach[b.index] = r;
+    }
+    return r[link];
+  }
+
+  /** Runs collision detection on the current link poses. Returns the contact count. */
+  detect(bodies: readonly Body[]): number {
+    if (this.linkPoses.length !== bodies.length) this.linkPoses = bodies.map((b) => b.state.work.pose);
+    if (this.collision.shapeCount === 0) { this.count = 0; return 0; }
+    let n = this.collision.detect(this.linkPoses);
+    if (this.collision.overflowed) {
+      // grow once and detect again (allocates only when a larger scene appears)
+      this.collision.growToFit();
+      n = this.collision.detect(this.linkPoses);
+    }
+    this.count = n;
+    return n;
+  }
+
+  addRows(rows: RowBuffer, ctx: StepContext): void {
+    const bodies = ctx.bodies;
+    this.setSpeculativeMargins(bodies, ctx.h);
+    const n = this.detect(bodies);
+    const c = this.collision.contacts;
+    const F = c.f64, I = c.i32;
+    let maxDepth = 0;
+    for (let k = 0; k < n; k++) {
+      const fo = k * CONTACT_F64_STRIDE, io = k * CONTACT_I32_STRIDE;
+      let bA = I[io + CONTACT_BODY_A], bB = I[io + CONTACT_BODY_B];
+      if (bA < 0 && bB < 0) continue;
+      const depth = F[fo + CONTACT_DEPTH];
+      const A = bA >= 0 ? bodies[bA] : null, B = bB >= 0 ? bodies[bB] : null;
+      const sleepingA = !A || A.sleeping, sleepingB = !B || B.sleeping;
+      if (sleepingA && sleepingB) continue;
+      maxDepth = Math.max(maxDepth, depth);
+      // orient so that side A is a body (static geometry only ever on side B)
+      let sign = 1;
+      let linkA = I[io + CONTACT_LINK_A], linkB = I[io + CONTACT_LINK_B];
+      let pAo = fo + CONTACT_POINT_A, pBo = fo + CONTACT_POINT_B;
+      if (bA < 0) {
+        sign = -1;
+        [bA, bB] = [bB, bA];
+        [linkA, linkB] = [linkB, linkA];
+        [pAo, pBo] = [pBo, pAo];
+      }
+      const bodyA = bodies[bA];
+      pa[0] = F[pAo]; pa[1] = F[pAo + 1]; pa[2] = F[pAo + 2];
+      worldToLocal(bodyA.state, linkA, pa, la);
+      if (bB >= 0) {
+        pa[0] = F[pBo]; pa[1] = F[pBo + 1]; pa[2] = F[pBo + 2];
+        worldToLocal(bodies[bB].state, linkB, pa, lb);
+      } else {
+        lb[0] = F[pBo]; lb[1] = F[pBo + 1]; lb[2] = F[pBo + 2];
+      }
+      const nx = sign * F[fo + CONTACT_NORMAL], ny = sign * F[fo + CONTACT_NORMAL + 1], nz = sign * F[fo + CONTACT_NORMAL + 2];
+      t1[0] = nx; t1[1] = ny; t1[2] = nz; // reuse as the normal for addPoint
+      const normal = rows.addPoint(RowTag.Contact, bA, linkA, la, bB, bB >= 0 ? linkB : -1, lb, t1);
+      rows.setBounds(normal, 0, Infinity);
+      rows.error[normal] = -depth;
+      rows.restitution[normal] = F[fo + CONTACT_RESTITUTION];
+      const sA = I[io + CONTACT_SHAPE_A], sB = I[io + CONTACT_SHAPE_B], sub = I[io + CONTACT_SUB_SHAPE], feat = I[io + CONTACT_FEATURE];
+      rows.key[normal] = contactKey(sA, sB, sub, feat, 0);
+      const mu = F[fo + CONTACT_FRICTION];
+      if (!(mu > 0)) continue;
+      this.tangents(nx, ny, nz, bodies, bA, linkA, bB, linkB);
+      const d = this.frictionDirections;
+      if (d === 1) {
+        const r = rows.addPoint(RowTag.Friction, bA, linkA, la, bB, bB >= 0 ? linkB : -1, lb, t1);
+        rows.setFriction(r, normal, mu);
+        rows.key[r] = contactKey(sA, sB, sub, feat, 1);
+      } else {
+        const scale = d === 2 ? 1 : Math.PI / (2 * d);
+        for (let q = 0; q < d; q++) {
+          const ang = (Math.PI * q) / d, cs = Math.cos(ang), sn = Math.sin(ang);
+          va[0] = cs * t1[0] + sn * t2[0]; va[1] = cs * t1[1] + sn * t2[1]; va[2] = cs * t1[2] + sn * t2[2];
+          const r = rows.addPoint(RowTag.Friction, bA, linkA, la, bB, bB >= 0 ? linkB : -1, lb, va);
+          rows.setFriction(r, normal, mu * scale);
+          rows.key[r] = contactKey(sA, sB, sub, feat, 1 + q);
+        }
+      }
+    }
+    this.maxDepth = maxDepth;
+  }
+
+  /**
+   * Tangents of a contact: with one friction direction, t1 along the relative slip velocity when
+   * sliding; otherwise a fixed basis from the normal.
+   */
+  private tangents(nx: number, ny: number, nz: number, bodies: readonly Body[], bA: number, linkA: number, bB: number, linkB: number): void {
+    if (this.frictionDirections === 1) {
+      pointVelocity(bodies[bA].state, linkA, la, va);
+      if (bB >= 0) pointVelocity(bodies[bB].state, linkB, lb, vb); else vb.fill(0);
+      const rx = va[0] - vb[0], ry = va[1] - vb[1], rz = va[2] - vb[2];
+      const vn = rx * nx + ry * ny + rz * nz;
+      const tx = rx - vn * nx, ty = ry - vn * ny, tz = rz - vn * nz;
+      const tl = Math.hypot(tx, ty, tz);
+      if (tl > 1e-6) {
+        t1[0] = tx / tl; t1[1] = ty / tl; t1[2] = tz / tl;
+        return;
+      }
+    }
+    // t1 = the world axis least aligned with n, made perpendicular to n; then t2 = n x t1
+    const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
+    const ex = ax <= ay && ax <= az ? 1 : 0, ey = ex === 0 && ay <= az ? 1 : 0, ez = 1 - ex - ey;
+    const en = ex * nx + ey * ny + ez * nz;
+    t1[0] = ex - en * nx; t1[1] = ey - en * ny; t1[2] = ez - en * nz;
+    const l = Math.hypot(t1[0], t1[1], t1[2]);
+    t1[0] /= l; t1[1] /= l; t1[2] /= l;
+    t2[0] = ny * t1[2] - nz * t1[1];
+    t2[1] = nz * t1[0] - nx * t1[2];
+    t2[2] = nx * t1[1] - ny * t1[0];
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * What a World carries from one step to the next, for saving and restoring a running world bit for
+ * bit (World.saveState / World.restoreState), and the check of user input that World.step makes
+ * before it touches anything (refusedInput).
+ *
+ * Besides each body's State (q, qd, tau, fext, gravity: State.save), a step's outcome depends on
+ *   - the warm starts: the PGS starts from the forces of the previous step's rows with the same
+ *     key, and stops after a fixed number of iterations or at a tolerance, so its answer (to the
+ *     last bit, and beyond when it stops early) depends on where it started;
+ *   - the sleep timers: how long each body has rested (restTime) and whether it sleeps;
+ *   - the simulated time.
+ * Restoring only the States into a fresh world restarts the PGS cold and the timers at zero: the
+ * continuation is physically the same but not bit-identical. The collision detection keeps no
+ * state that changes its output (its sort orders are canonical), the row sources none.
+ */
+import type { Body } from './body.js';
+import type { ConstraintSource } from './sources/source.js';
+
+export interface WorldState {
+  /** Simulated time (s). */
+  time: number;
+  /** Per body, in the world's order: State.save(), sleep flag and rest timer. */
+  bodies: { name: string; state: Float64Array; sleeping: boolean; restTime: number }[];
+  /** Warm-start forces by row key, keys ascending. */
+  warmKeys: Float64Array;
+  warmForces: Float64Array;
+}
+
+/** The part of a World these functions read and write. */
+interface WorldLike {
+  time: number;
+  readonly bodies: readonly Body[];
+}
+
+export function saveWorldState(world: WorldLike, warm: ReadonlyMap<number, number>): WorldState {
+  const keys = Float64Array.from(warm.keys()).sort();
+  const forces = Float64Array.from(keys, (k) => warm.get(k)!);
+  return {
+    time: world.time,
+    bodies: world.bodies.map((b) => ({ name: b.name, state: b.state.save(), sleeping: b.sleeping, restTime: b.restTime })),
+    warmKeys: keys,
+    warmForces: forces,
+  };
+}
+
+/** Restores a saved state into the same world or one built the same way (same bodies, models, sources); checks first, then writes. */
+export function restoreWorldState(world: WorldLike, warm: Map<number, number>, s: WorldState): void {
+  const bodies = world.bodies;
+  if (s.bodies.length !== bodies.length) throw new RangeError(`World.restoreState: the state has ${s.bodies.length} bodies, the world ${bodies.length}`);
+  bodies.forEach((b, i) => {
+    if (s.bodies[i].state.length !== b.state.savedLength) {
+      throw new RangeError(`World.restoreState: body ${i} ("${b.name}") saves ${b.state.savedLength} numbers, the state holds ${s.bodies[i].state.length} (was it saved from "${s.bodies[i].name}" of another model?)`);
+    }
+  });
+  if (s.warmKeys.length !== s.warmForces.length) throw new RangeError('World.restoreState: warm-start keys and forces differ in length');
+  bodies.forEach((b, i) => {
+    const sb = s.bodies[i];
+    b.state.restore(sb.state);
+    b.sleeping = sb.sleeping;
+    b.restTime = sb.restTime;
+  });
+  warm.clear();
+  for (let k = 0; k < s.warmKeys.length; k++) warm.set(s.warmKeys[k], s.warmForces[k]);
+  world.time = s.time;
+}
+
+/** A constraint source that can say whether its user-written inputs (targets, gains, points) are usable. */
+interface InputChecked {
+  checkInputs?(bodies: readonly Body[]): string;
+}
+
+function jointOfDof(b: Body, d: number): string {
+  return b.model.jointNames[b.model.dofLink[d]];
+}
+
+/**
+ * '' when every input the user can write directly is finite: the sources' targets, gains and
+ * points (sources with a checkInputs method: drives, motors, pins), and each body's q, qd, joint
+ * torques tau, external forces fext and gravity. Else a message naming the source or the body, and
+ * the dof, joint or link. World.step refuses to step on it (RangeError) before changing anything.
+ */
+export function refusedInput(sources: readonly ConstraintSource[], bodies: readonly Body[]): string {
+  for (const src of sources) {
+    const check = (src as InputChecked).checkInputs;
+    if (typeof check === 'function' && (src as { enabled?: boolean }).enabled !== false) {
+      const bad = check.call(src, bodies);
+      if (bad) return bad;
+    }
+  }
+  for (const b of bodies) {
+    const s = b.state;
+    const joint = b.nonFiniteJoint();
+    if (joint) {
+      const k = s.firstNonFinite();
+      const which = k < s.q.length ? `q[${k}]` : `qd[${k - s.q.length}]`;
+      return `body "${b.name}": ${which} (joint "${joint}") is not finite; expected finite joint positions and velocities`;
+    }
+    for (let d = 0; d < s.tau.length; d++) {
+      if (!Number.isFinite(s.tau[d])) return `body "${b.name}": joint torque tau[${d}] (joint "${jointOfDof(b, d)}") is ${s.tau[d]}; expected a finite number`;
+    }
+    for (let k = 0; k < s.fext.length; k++) {
+      if (!Number.isFinite(s.fext[k])) return `body "${b.name}": external force fext[${k}] (link "${b.model.linkNames[Math.floor(k / 6)]}") is ${s.fext[k]}; expected a finite number`;
+    }
+    for (let k = 0; k < 3; k++) if (!Number.isFinite(s.gravity[k])) return `body "${b.name}": gravity[${k}] is ${s.gravity[k]}; expected a finite number`;
+  }
+  return '';
+}

@@ -1,0 +1,197 @@
+/**
+ * Contacts, friction and the World's step against analytic answers: a box on an incline (sticks
+ * when tan(theta) < mu, slides with a = g (sin theta - mu cos theta) otherwise), a ball's rebound
+ * height e^2 h, a projectile stopped by a thin wall, bodies coming to rest and sleeping, the LCP
+ * conditions of a pile's contact forces, and momentum kept on frictionless ground.
+ */
+import { describe, expect, it } from 'vitest';
+import { ModelBuilder, forwardKinematics, kineticEnergy, momentum, type Model } from '@sinew/featherstone';
+import { RowTag, World } from '../src/index.js';
+import { rodChain } from './chain-fixture.js';
+import { humanoidTree } from './humanoid-fixture.js';
+
+function ballModel(r: number, m: number, e: number, mu = 0.5): Model {
+  const b = new ModelBuilder();
+  const I = 0.4 * m * r * r;
+  b.addLink({ name: 'ball', parent: null, joint: { type: 'free' }, mass: m, inertia: [I, I, I, 0, 0, 0], shapes: [{ geometry: { type: 'sphere', radius: r }, restitution: e, friction: mu }] });
+  return b.build();
+}
+
+function boxModel(m: number, mu: number, he: [number, number, number] = [0.2, 0.1, 0.15]): Model {
+  const b = new ModelBuilder();
+  const [x, y, z] = he;
+  b.addLink({ name: 'box', parent: null, joint: { type: 'free' }, mass: m, inertia: [(m * (y * y + z * z)) / 3, (m * (x * x + z * z)) / 3, (m * (x * x + y * y)) / 3, 0, 0, 0], shapes: [{ geometry: { type: 'box', halfExtents: he }, friction: mu }] });
+  return b.build();
+}
+
+describe('a box on an incline', () => {
+  for (const mu of [0.2, 0.5, 1.0]) {
+    for (const deg of [10, 25, 40, 55]) {
+      const th = (deg * Math.PI) / 180;
+      const slides = Math.tan(th) > mu;
+      it(`mu = ${mu}, theta = ${deg} deg: ${slides ? 'slides with a = g (sin - mu cos)' : 'sticks'} (within 1%), resting on 4 points without rocking`, () => {
+        const world = new World({ sleep: false });
+        const q = [0, 0, Math.sin(th / 2), Math.cos(th / 2)];
+        world.addStatic({ geometry: { type: 'plane' }, rotation: q, friction: mu });
+        const body = world.addBody(boxModel(2, mu));
+        body.state.q.set([-Math.sin(th) * 0.1, Math.cos(th) * 0.1, 0, ...q]);
+        const down = [-Math.cos(th), -Math.sin(th)];
+        const along = () => body.state.q[0] * down[0] + body.state.q[1] * down[1];
+        const s0 = along();
+        let maxTilt = 0;
+        const t1 = 0.25, t2 = 1.25;
+        let p1 = 0;
+        for (let s = 1; s <= 300; s++) {
+          world.step(1 / 240);
+          expect(world.stats.contacts).toBe(4);
+          // rocking: the box's orientation leaves the incline's
+          const [x, y, z, w] = body.state.q.subarray(3, 7);
+          maxTilt = Math.max(maxTilt, 2 * Math.acos(Math.min(1, Math.abs(x * q[0] + y * q[1] + z * q[2] + w * q[3]))));
+          if (s === 60) p1 = along();
+        }
+        const p2 = along();
+        const a = (2 * (p2 - p1)) / (t2 * t2 - t1 * t1);
+        const expected = slides ? 9.81 * (Math.sin(th) - mu * Math.cos(th)) : 0;
+        if (slides) expect(Math.abs(a - expected) / expected).toBeLessThan(0.01);
+        else expect(Math.abs(p2 - s0)).toBeLessThan(1e-6);
+        expect(maxTilt).toBeLessThan(1e-4);
+      });
+    }
+  }
+});
+
+describe('restitution', () => {
+  for (const e of [0, 0.5, 0.9]) {
+    it(`a ball dropped from 1 m rebounds to e^2 h = ${(e * e).toFixed(2)} m (within 2%, h = 1 ms)`, () => {
+      const world = new World({ sleep: false });
+      world.addStatic({ geometry: { type: 'plane' }, restitution: e });
+      const body = world.addBody(ballModel(0.1, 1, e));
+      body.state.q[1] = 1.1;
+      let peak = 0, bounced = false;
+      for (let s = 0; s < 3000; s++) {
+        const vy = body.state.qd[4];
+        world.step(1 / 1000);
+        if (!bounced && vy < 0 && body.state.qd[4] >= 0) bounced = true;
+        if (bounced) {
+          peak = Math.max(peak, body.state.q[1] - 0.1);
+          if (body.state.qd[4] < 0) break;
+        }
+      }
+      expect(bounced).toBe(true);
+      if (e === 0) expect(peak).toBeLessThan(1e-3);
+      else expect(Math.abs(peak - e * e) / (e * e)).toBeLessThan(0.02);
+    });
+  }
+});
+
+describe('backtracking and continuous contact', () => {
+  it('a 50 m/s projectile does not pass through a 5 cm wall', () => {
+    for (const start of [0, 0.13, 0.31, 0.47]) {
+      const world = new World({ gravity: [0, 0, 0], sleep: false });
+      world.addStatic({ geometry: { type: 'box', halfExtents: [0.025, 1, 1] }, position: [2, 0, 0] });
+      const body = world.addBody(ballModel(0.05, 0.2, 0));
+      body.state.q[0] = start;
+      body.state.qd[3] = 50;
+      let maxX = 0;
+      for (let s = 0; s < 30; s++) {
+        world.step(1 / 60);
+        maxX = Math.max(maxX, body.state.q[0]);
+      }
+      expect(maxX).toBeLessThan(2 - 0.025 - 0.05 + 0.005);
+    }
+  });
+});
+
+describe('coming to rest', () => {
+  it('a 6-link chain dropped on the ground comes to rest', () => {
+    const world = new World();
+    world.addStatic({ geometry: { type: 'plane' } });
+    const model = rodChain({ links: 6, length: 0.2, mass: 0.3, root: 'free' });
+    const body = world.addBody(model);
+    body.state.q[1] = 0.5;
+    for (let s = 0; s < 300; s++) world.step(1 / 60);
+    forwardKinematics(model, body.state);
+    expect(kineticEnergy(model, body.state)).toBeLessThan(1e-3);
+    expect(world.stats.maxPenetration).toBeLessThan(5e-3);
+  });
+
+  it('a humanoid-shaped tree dropped from 1 m rests within 5 s (KE < 1e-3 J, no contact deeper than 5 mm, no self-penetration), then sleeps', () => {
+    const world = new World();
+    world.addStatic({ geometry: { type: 'plane' } });
+    const model = humanoidTree();
+    const body = world.addBody(model);
+    body.state.q[1] = 2.0; // feet about 1 m above the ground
+    body.state.q.set([0.2, 0.1, 0, 0.9747], 3);
+    let deepest = 0, selfDeepest = 0;
+    for (let s = 0; s < 300; s++) {
+      world.step(1 / 60);
+      deepest = Math.max(deepest, world.stats.maxPenetration);
+      const c = world.collision.contacts;
+      for (let k = 0; k < c.count; k++) {
+        const i = k * 8;
+        if (c.i32[i + 2] === c.i32[i + 4] && c.i32[i + 2] >= 0) selfDeepest = Math.max(selfDeepest, c.depth(k));
+      }
+    }
+    forwardKinematics(model, body.state);
+    expect(kineticEnergy(model, body.state)).toBeLessThan(1e-3);
+    expect(deepest).toBeLessThan(5e-3);
+    expect(selfDeepest).toBeLessThan(5e-3);
+    for (let s = 0; s < 60 && !body.sleeping; s++) world.step(1 / 60);
+    expect(body.sleeping).toBe(true);
+  });
+
+  it('ten trees dropped in a pile come to rest; every normal force >= 0 and friction within the pyramid', () => {
+    const world = new World();
+    world.addStatic({ geometry: { type: 'plane' } });
+    const bodies = [];
+    for (let k = 0; k < 10; k++) {
+      const body = world.addBody(humanoidTree());
+      // lying on its back (-90 deg about x), turned by a yaw that changes from one to the next, stacked with gaps
+      const yaw = 0.9 * k, c = Math.cos(yaw / 2), sn = Math.sin(yaw / 2), r = Math.SQRT1_2;
+      body.state.q.set([0.1 * ((k % 3) - 1), 0.3 + 0.45 * k, 0.1 * ((k % 2) - 0.5)]);
+      body.state.q.set([-c * r, sn * r, -sn * r, c * r], 3);
+      bodies.push(body);
+    }
+    let deepest = 0;
+    for (let s = 0; s < 360; s++) {
+      world.step(1 / 60);
+      if (s > 30) deepest = Math.max(deepest, world.stats.maxPenetration);
+      const rows = world.rows;
+      for (let j = 0; j < rows.count; j++) {
+        if (rows.tag[j] === RowTag.Contact) expect(rows.force[j]).toBeGreaterThanOrEqual(0);
+        if (rows.tag[j] === RowTag.Friction) {
+          const fn = rows.force[rows.boundRow[j]];
+          expect(Math.abs(rows.force[j])).toBeLessThanOrEqual(rows.hi[j] * fn + 1e-9);
+        }
+      }
+    }
+    let ke = 0;
+    for (const b of bodies) { forwardKinematics(b.model, b.state); ke += kineticEnergy(b.model, b.state); }
+    expect(ke).toBeLessThan(1e-3 * 10);
+    expect(deepest).toBeLessThan(5e-3);
+  });
+
+  it('a character pushed sideways on frictionless ground keeps its horizontal momentum', () => {
+    const world = new World({ sleep: false });
+    world.addStatic({ geometry: { type: 'plane' }, friction: 0 });
+    const model = humanoidTree();
+    const body = world.addBody(model);
+    body.state.q[1] = 1.02;
+    for (let s = 0; s < 30; s++) world.step(1 / 60); // settle
+    for (let s = 0; s < 30; s++) world.step(1 / 60);
+    forwardKinematics(model, body.state);
+    const p0 = momentum(model, body.state, new Float64Array(6));
+    // a sideways impulse: 200 N for one step at the pelvis
+    body.state.applyForce(0, [200, 0, 100], [0, 1, 0]);
+    world.step(1 / 60);
+    forwardKinematics(model, body.state);
+    const p1 = momentum(model, body.state, new Float64Array(6));
+    const expectedX = p0[3] + 200 / 60, expectedZ = p0[5] + 100 / 60;
+    expect(Math.abs(p1[3] - expectedX)).toBeLessThan(1e-6 * Math.abs(expectedX) + 1e-9);
+    for (let s = 0; s < 120; s++) world.step(1 / 60);
+    forwardKinematics(model, body.state);
+    const p2 = momentum(model, body.state, new Float64Array(6));
+    expect(Math.abs(p2[3] - expectedX) / Math.abs(expectedX)).toBeLessThan(1e-6);
+    expect(Math.abs(p2[5] - expectedZ) / Math.abs(expectedZ)).toBeLessThan(1e-6);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * A single rigid body on a free joint, against the laws of rigid-body motion:
+ *  - with no gravity and no forces its spatial momentum (angular about the world origin, and
+ *    linear) is constant;
+ *  - spun about its intermediate principal axis it tumbles (the Dzhanibekov effect: the angular
+ *    velocity about that axis reverses), about the major or the minor axis it spins stably
+ *    (Euler's equations linearised about a steady spin: growth rate
+ *    w0 sqrt((I1 - I2)(I2 - I3) / (I1 I3)), real only for the intermediate axis I2);
+ *  - with gravity only, its centre of mass accelerates at exactly g whatever its spin, and its
+ *    linear momentum grows as m g t.
+ * Momentum comes from energy.ts (sum of I v over links, carried to world coordinates), the centre
+ * of mass acceleration from kinematics.ts (pointAcceleration); neither shares code with ABA beyond
+ * the link velocities of forward kinematics. The conservation tests integrate with RK4
+ * (reference-integrator.ts) so that the integrator's error is far below the bound.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  forwardDynamics,
+  forwardKinematics,
+  ModelBuilder,
+  momentum,
+  pointAcceleration,
+  simulate,
+  State,
+  type Model,
+} from '../src/index.js';
+import { Rk4 } from './reference-integrator.js';
+import { randomInertia, rng, unitQuat } from './random-model.js';
+
+/** Box of mass m and edges (ex, ey, ez) along the link axes, centre of mass at `com` in the link frame. */
+function box(m: number, ex: number, ey: number, ez: number, com: [number, number, number], gravity: [number, number, number]): Model {
+  const b = new ModelBuilder({ gravity });
+  b.addLink({
+    name: 'box',
+    parent: null,
+    joint: { type: 'free' },
+    mass: m,
+    com,
+    inertia: [(m * (ey * ey + ez * ez)) / 12, (m * (ex * ex + ez * ez)) / 12, (m * (ex * ex + ey * ey)) / 12, 0, 0, 0],
+  });
+  return b.build();
+}
+
+const norm = (a: ArrayLike<number>, o: number) => Math.hypot(a[o], a[o + 1], a[o + 2]);
+
+describe('torque-free rigid body', () => {
+  // Ixx > Iyy > Izz: x is the major axis, y the intermediate, z the minor.
+  const EDGES = [0.1, 0.4, 0.8] as const;
+
+  it('keeps its world angular and linear momentum to 1e-6 relative over 60 s (RK4, dt = 1 ms)', () => {
+    const model = box(3, ...EDGES, [0.2, -0.1, 0.3], [0, 0, 0]);
+    const s = new State(model);
+    s.q.set([0.5, -1, 2], 0);
+    s.q.set(unitQuat(rng(3)), 3);
+    s.qd.set([1.3, -2.1, 0.7, 0.4, 0.2, -0.5]);
+    forwardKinematics(model, s);
+    const h0 = momentum(model, s, new Float64Array(6));
+    const h = new Float64Array(6);
+    const rk = new Rk4(model);
+    let worstL = 0, worstP = 0;
+    const dt = 1e-3;
+    for (let k = 0; k < 60_000; k++) {
+      rk.step(s, dt);
+      if (k % 100 !== 99) continue;
+      forwardKinematics(model, s);
+      momentum(model, s, h);
+      worstL = Math.max(worstL, Math.hypot(h[0] - h0[0], h[1] - h0[1], h[2] - h0[2]) / norm(h0, 0));
+      worstP = Math.max(worstP, Math.hypot(h[3] - h0[3], h[4] - h0[4], h[5] - h0[5]) / norm(h0, 3));
+    }
+    console.log(`torque-free box, 60 s: largest relative change of angular momentum ${worstL.toExponential(2)}, of linear momentum ${worstP.toExponential(2)}`);
+    expect(worstL).toBeLessThan(1e-6);
+    expect(worstP).toBeLessThan(1e-6);
+    // the body did tumble: its angular velocity in the link frame is far from where it started
+    expect(Math.hypot(s.qd[0] - 1.3, s.qd[1] + 2.1, s.qd[2] - 0.7)).toBeGreaterThan(0.1);
+  });
+
+  it('with semi-implicit Euler (simulate), the angular momentum error shrinks linearly with dt', () => {
+    const model = box(3, ...EDGES, [0, 0, 0], [0, 0, 0]);
+    const errs: number[] = [];
+    for (const dt of [4e-4, 2e-4, 1e-4]) {
+      const s = new State(model);
+      s.qd.set([1.3, -2.1, 0.7, 0, 0, 0]);
+      forwardKinematics(model, s);
+      const h0 = momentum(model, s, new Float64Array(6)), h = new Float64Array(6);
+      const steps = Math.round(5 / dt);
+      let worst = 0;
+      for (let k = 0; k < steps; k++) {
+        simulate(model, s, dt);
+        forwardKinematics(model, s);
+        momentum(model, s, h);
+        worst = Math.max(worst, Math.hypot(h[0] - h0[0], h[1] - h0[1], h[2] - h0[2]) / norm(h0, 0));
+      }
+      errs.push(worst);
+    }
+    console.log(`semi-implicit Euler, 5 s: angular momentum error ${errs.map((e) => e.toExponential(2)).join(', ')} at dt = 0.4, 0.2, 0.1 ms`);
+    expect(errs[0] / errs[1]).toBeGreaterThan(1.9);
+    expect(errs[1] / errs[2]).toBeGreaterThan(1.9);
+  });
+
+  function spin(axis: number, seconds: number): { min: number; max: number } {
+    const model = box(2, ...EDGES, [0, 0, 0], [0, 0, 0]);
+    const s = new State(model);
+    const w0 = 5;
+    const w = [1e-3, 1e-3, 1e-3];
+    w[axis] = w0;
+    s.qd.set([w[0], w[1], w[2], 0, 0, 0]);
+    const rk = new Rk4(model);
+    let min = Infinity, max = -Infinity;
+    for (let k = 0; k < seconds / 1e-3; k++) {
+      rk.step(s, 1e-3);
+      min = Math.min(min, s.qd[axis] / w0);
+      max = Math.max(max, s.qd[axis] / w0);
+    }
+    return { min, max };
+  }
+
+  it('spun about its intermediate axis it flips (Dzhanibekov effect)', () => {
+    const { min } = spin(1, 10);
+    // growth rate 5 sqrt((0.8 - 0.65)(0.65 - 0.17) / (0.8 * 0.17)) ~ 3.6 /s: a flip within about 3 s
+    expect(min).toBeLessThan(-0.9);
+  });
+
+  it('spun about its major or its minor axis it stays stable', () => {
+    for (const axis of [0, 2]) {
+      const { min, max } = spin(axis, 10);
+      expect(min).toBeGreaterThan(0.999);
+      expect(max).toBeLessThan(1.001);
+    }
+  });
+});
+
+describe('free body under gravity', () => {
+  it('its centre of mass accelerates at exactly g, whatever its pose, spin and velocity (50 random bodies)', () => {
+    const r = rng(77);
+    const g: [number, number, number] = [0.3, -9.81, 0.2];
+    const acc = new Float64Array(3);
+    for (let trial = 0; trial < 50; trial++) {
+      const m = 0.5 + 5 * r();
+      const com: [number, number, number] = [r() - 0.5, r() - 0.5, r() - 0.5];
+      const b = new ModelBuilder({ gravity: g });
+      b.addLink({ name: 'body', parent: null, joint: { type: 'free', position: [r(), r(), r()], rotation: unitQuat(r) }, mass: m, com, inertia: randomInertia(r, m) });
+      const model = b.build();
+      const s = new State(model);
+      s.q.set([r() - 0.5, r() - 0.5, r() - 0.5], 0);
+      s.q.set(unitQuat(r), 3);
+      for (let d = 0; d < 6; d++) s.qd[d] = 6 * r() - 3;
+      forwardDynamics(model, s);
+      pointAcceleration(s, 0, com, acc);
+      for (let k = 0; k < 3; k++) expect(Math.abs(acc[k] - g[k])).toBeLessThan(1e-12 * Math.hypot(...g));
+    }
+  });
+
+  it('its linear momentum grows as m g t (spinning body, RK4; translating body, semi-implicit Euler)', () => {
+    const m = 2.5, g: [number, number, number] = [0, -9.81, 0];
+    const model = box(m, 0.2, 0.3, 0.5, [0.1, 0.05, -0.2], g);
+    const h = new Float64Array(6);
+    for (const spinning of [true, false]) {
+      const s = new State(model);
+      s.q.set(unitQuat(rng(11)), 3);
+      s.qd.set(spinning ? [2, -1, 3, 0.5, 1, -0.2] : [0, 0, 0, 0.5, 1, -0.2]);
+      forwardKinematics(model, s);
+      const p0 = momentum(model, s, new Float64Array(6)).slice(3);
+      const rk = new Rk4(model);
+      const dt = 1e-3;
+      for (let k = 1; k <= 3000; k++) {
+        if (spinning) rk.step(s, dt);
+        else simulate(model, s, dt);
+        if (k % 250 !== 0) continue;
+        const t = k * dt;
+        forwardKinematics(model, s);
+        momentum(model, s, h);
+        for (let a = 0; a < 3; a++) expect(Math.abs(h[3 + a] - (p0[a] + m * g[a] * t))).toBeLessThan((spinning ? 1e-9 : 1e-12) * m * 9.81 * t);
+      }
+    }
+  });
+});
