@@ -2,7 +2,7 @@
  * A simulated body of a World: an articulated character (or a single free rigid body) with its
  * Model, State, and the per-step scratch the World needs.
  */
-import { State, type Model } from '@sinew/featherstone';
+import { State, freeRootCount, type Model } from '@sinew/featherstone';
 
 export class Body {
   readonly index: number;
@@ -19,6 +19,9 @@ export class Body {
   /** q and qd at the start of the current World.step (restored if the step fails). */
   readonly frameQ: Float64Array;
   readonly frameQd: Float64Array;
+  /** Momentum the free root's subtree must have after the step (null unless link 0 is a free joint of a multi-link body). */
+  readonly momentumTarget: Float64Array | null;
+  readonly momentumStart: Float64Array | null;
   /** Scratch of nv numbers. */
   readonly scratch: Float64Array;
   /** Resting bodies are not stepped until something wakes them. */
@@ -41,6 +44,9 @@ export class Body {
     this.frameQ = new Float64Array(model.nq);
     this.frameQd = new Float64Array(model.nv);
     this.scratch = new Float64Array(Math.max(6, model.nv));
+    const freeTree = model.nLinks > 1 && model.parent[0] === -1 && model.jointType[0] === 4 && freeRootCount(model) === 1;
+    this.momentumTarget = freeTree ? new Float64Array(6) : null;
+    this.momentumStart = freeTree ? new Float64Array(6) : null;
   }
 
   save(): void {

@@ -10,10 +10,20 @@
  *   - the sleep timers: how long each body has rested (restTime) and whether it sleeps;
  *   - the simulated time.
  * Restoring only the States into a fresh world restarts the PGS cold and the timers at zero: the
- * continuation is physically the same but not bit-identical. The collision detection keeps no
- * state that changes its output (its sort orders are canonical), the row sources none.
+ * continuation is physically the same but not bit-identical.
+ *
+ * Warm starts are found by row key, and the keys of drives, motors and pins are built from the
+ * source's id, which a process-wide counter hands out: a world built again gets new ids. The
+ * saved state therefore lists the ids of the world's sources in order, and restoring gives the
+ * sources of the target world (which must be built the same way: the same kinds of sources in the
+ * same order) the saved ids, so that the saved warm-start forces find their rows. The collision detection keeps no
+ * state that changes its output (its sort orders are canonical), the row sources none; but a
+ * sleeping body is not re-posed by the step, so the restore runs the kinematics of every body.
  */
+import { forwardKinematics } from '@sinew/featherstone';
 import type { Body } from './body.js';
+import { TrajectoryFollower, VelocityMotor } from './sources/drives.js';
+import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource } from './sources/source.js';
 
 export interface WorldState {
@@ -21,6 +31,8 @@ export interface WorldState {
   time: number;
   /** Per body, in the world's order: State.save(), sleep flag and rest timer. */
   bodies: { name: string; state: Float64Array; sleeping: boolean; restTime: number }[];
+  /** Per source of the world, in order: its kind and the id its warm-start keys are built from (-1: none). */
+  sources: { kind: string; id: number; pinId: number }[];
   /** Warm-start forces by row key, keys ascending. */
   warmKeys: Float64Array;
   warmForces: Float64Array;
@@ -30,6 +42,16 @@ export interface WorldState {
 interface WorldLike {
   time: number;
   readonly bodies: readonly Body[];
+  readonly sources: readonly ConstraintSource[];
+}
+
+/** Kind and warm-start ids of a source (drives, motors and pins key their rows by id). */
+function sourceIds(src: ConstraintSource): { kind: string; id: number; pinId: number } {
+  if (src instanceof HingePin) return { kind: 'HingePin', id: src.id, pinId: src.pin.id };
+  if (src instanceof PointPin) return { kind: 'PointPin', id: src.id, pinId: -1 };
+  if (src instanceof TrajectoryFollower) return { kind: 'TrajectoryFollower', id: src.id, pinId: -1 };
+  if (src instanceof VelocityMotor) return { kind: 'VelocityMotor', id: src.id, pinId: -1 };
+  return { kind: (src as object).constructor?.name ?? 'source', id: -1, pinId: -1 };
 }
 
 export function saveWorldState(world: WorldLike, warm: ReadonlyMap<number, number>): WorldState {
@@ -38,6 +60,7 @@ export function saveWorldState(world: WorldLike, warm: ReadonlyMap<number, numbe
   return {
     time: world.time,
     bodies: world.bodies.map((b) => ({ name: b.name, state: b.state.save(), sleeping: b.sleeping, restTime: b.restTime })),
+    sources: world.sources.map(sourceIds),
     warmKeys: keys,
     warmForces: forces,
   };
@@ -53,11 +76,24 @@ export function restoreWorldState(world: WorldLike, warm: Map<number, number>, s
     }
   });
   if (s.warmKeys.length !== s.warmForces.length) throw new RangeError('World.restoreState: warm-start keys and forces differ in length');
+  const here = world.sources.map(sourceIds);
+  if (here.length !== s.sources.length || here.some((x, k) => x.kind !== s.sources[k].kind)) {
+    throw new RangeError(`World.restoreState: the world's constraint sources (${here.map((x) => x.kind).join(', ')}) differ from the saved ones (${s.sources.map((x) => x.kind).join(', ')})`);
+  }
+  // the saved ids, so that the saved warm-start keys meet their rows (see the note at the top)
+  world.sources.forEach((src, k) => {
+    const { id, pinId } = s.sources[k];
+    if (id >= 0) (src as unknown as { id: number }).id = id;
+    if (pinId >= 0) ((src as HingePin).pin as unknown as { id: number }).id = pinId;
+  });
   bodies.forEach((b, i) => {
     const sb = s.bodies[i];
     b.state.restore(sb.state);
     b.sleeping = sb.sleeping;
     b.restTime = sb.restTime;
+    // link poses and velocities: a sleeping body is not stepped, so its collision shapes stay where
+    // its last kinematics left them; they must be those of the restored q
+    forwardKinematics(b.model, b.state, true);
   });
   warm.clear();
   for (let k = 0; k < s.warmKeys.length; k++) warm.set(s.warmKeys[k], s.warmForces[k]);

@@ -19,7 +19,8 @@
  * A unilateral row that is still open (g > 0) only stops the motion that would close it within the
  * step: a >= -(v + g/h)/h.
  */
-import { forwardKinematics, forwardDynamics, integratePositions, integrateSemiImplicit, kineticEnergy, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
+import { addRootVelocityWorld, forwardKinematics, forwardDynamics, freeRootCount, freeRootCurrentMomenta, freeRootMomenta, integratePositions, integrateSemiImplicit, kineticEnergy, restoreFreeRootMomenta, subtreeMass, JointType, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
+import { RowType } from './rows/row-buffer.js';
 import { CollisionWorld } from './collision/collision-world.js';
 import { ContactSource, type ContactOptions } from './sources/contacts.js';
 import { Body } from './body.js';
@@ -149,6 +150,9 @@ export class World {
   private islandRows = new Int32Array(64);
   private islandStart = new Int32Array(9);
   private rhs = new Float64Array(64);
+  private dirScratch = new Float64Array(9);
+  private dvScratch = new Float64Array(6);
+  private momentumNow = new Float64Array(6);
   private gNew = new Float64Array(64);
   private stabForce = new Float64Array(64);
   private stabOptions: PgsOptions = { maxIterations: 50, tolerance: 1e-12, sor: 1 };
@@ -314,10 +318,19 @@ export class World {
     for (let isl = 0; isl < nIslands; isl++) this.solveIsland(rows, isl, h);
     // integrate with backtracking
     t0 = performance.now();
-    for (const b of bodies) if (!b.sleeping) b.save();
+    for (const b of bodies) {
+      if (b.sleeping) continue;
+      b.save();
+      if (b.momentumTarget) {
+        // momentum now (dt = 0) and its rate (the external force) for the step, at the step's start
+        freeRootMomenta(b.model, b.state, b.qdd, 0, b.momentumStart!);
+        freeRootMomenta(b.model, b.state, b.qdd, 1, b.momentumTarget);
+        for (let e = 0; e < 6; e++) b.momentumTarget[e] -= b.momentumStart![e];
+      }
+    }
     let hTry = h;
     for (let halvings = 0; ; halvings++) {
-      for (const b of bodies) if (!b.sleeping) integrateSemiImplicit(b.model, b.state, b.qdd, hTry);
+      for (const b of bodies) if (!b.sleeping) integrateSemiImplicit(b.model, b.state, b.qdd, hTry, false);
       if (halvings >= this.maxHalvings) break;
       if (this.violation(rows) <= this.backtrackTolerance) break;
       for (const b of bodies) if (!b.sleeping) b.restore();
@@ -328,6 +341,8 @@ export class World {
     t1 = performance.now();
     st.ms.integrate += t1 - t0;
     if (this.stabilization === 'post') this.postStabilize(hTry);
+    // after every position change of the step (integration and stabilisation)
+    this.preserveMomenta(rows, hTry);
     st.ms.stabilize += performance.now() - t1;
     st.contacts = this.contacts.count;
     st.maxPenetration = this.contacts.maxDepth;
@@ -400,6 +415,62 @@ export class World {
   }
 
   /**
+   * Semi-implicit Euler in reduced coordinates drifts a free body's momentum by O(h) when its joints
+   * move (featherstone momentum-correction.ts). A free body that no row acted on gets its full
+   * momentum back (root velocity corrected); one that rows acted on gets back only the linear
+   * momentum along the world directions that none of its active point rows could push in (e.g.
+   * horizontally on frictionless ground), by a translation of the whole body.
+   */
+  private preserveMomenta(rows: RowBuffer, h: number): void {
+    for (const b of this.bodies) {
+      if (b.sleeping || !b.momentumTarget) continue;
+      // target = momentum at the start + h * external force (momentumTarget holds the force here)
+      const target = b.momentumTarget;
+      for (let e = 0; e < 6; e++) target[e] = b.momentumStart![e] + h * target[e];
+      // directions of the rows that acted on this body, orthonormalised
+      let nd = 0, blocked = false;
+      const D = this.dirScratch;
+      for (let j = 0; j < rows.count && !blocked; j++) {
+        if (rows.bodyA[j] !== b.index && rows.bodyB[j] !== b.index) continue;
+        if (rows.bodyA[j] === rows.bodyB[j]) continue; // internal to the body: no net force
+        if (rows.type[j] !== RowType.Point) {
+          // an angular row to the world, or a joint row on the root's own dofs, can push the whole body
+          if (rows.type[j] === RowType.Angular || this.actsOnRoot(rows, j, b)) blocked = true;
+          continue;
+        }
+        let x = rows.dir[3 * j], y = rows.dir[3 * j + 1], z = rows.dir[3 * j + 2];
+        for (let k = 0; k < nd; k++) {
+          const p = x * D[3 * k] + y * D[3 * k + 1] + z * D[3 * k + 2];
+          x -= p * D[3 * k]; y -= p * D[3 * k + 1]; z -= p * D[3 * k + 2];
+        }
+        const n = Math.hypot(x, y, z);
+        if (n > 1e-9) { D[3 * nd] = x / n; D[3 * nd + 1] = y / n; D[3 * nd + 2] = z / n; nd++; }
+        if (nd === 3) blocked = true;
+      }
+      const touched = nd > 0 || blocked;
+      if (!touched) { restoreFreeRootMomenta(b.model, b.state, b.momentumTarget); continue; }
+      if (blocked) continue;
+      forwardKinematics(b.model, b.state, true);
+      freeRootCurrentMomenta(b.model, b.state, this.momentumNow);
+      let x = b.momentumTarget[3] - this.momentumNow[3], y = b.momentumTarget[4] - this.momentumNow[4], z = b.momentumTarget[5] - this.momentumNow[5];
+      for (let k = 0; k < nd; k++) {
+        const p = x * D[3 * k] + y * D[3 * k + 1] + z * D[3 * k + 2];
+        x -= p * D[3 * k]; y -= p * D[3 * k + 1]; z -= p * D[3 * k + 2];
+      }
+      const m = subtreeMass(b.model, 0);
+      const dv = this.dvScratch;
+      dv[0] = 0; dv[1] = 0; dv[2] = 0; dv[3] = x / m; dv[4] = y / m; dv[5] = z / m;
+      addRootVelocityWorld(b.model, b.state, 0, dv);
+    }
+  }
+
+  /** Whether a joint row acts on the free root's own dofs (then it can push the whole body). */
+  private actsOnRoot(rows: RowBuffer, j: number, b: Body): boolean {
+    if (rows.type[j] === RowType.Joint) return b.model.dofLink[rows.dof[j]] === 0;
+    return rows.linkA[j] === 0;
+  }
+
+  /**
    * How deep the tentative state violates the unilateral rows of the step (contacts, limits),
    * measured exactly through the rows' position measures: every contact the step could make is
    * among them (speculative margins), so a body that would pass a thin wall is caught too.
@@ -414,10 +485,8 @@ export class World {
       const off = rows.offset[j];
       if (off !== off) continue;
       if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
-      // only what the step made worse counts: a row that started overlapping is stabilisation's
       const g = rowPosition(rows, j, bodies) + off;
-      const start = rows.error[j] < 0 ? -rows.error[j] : 0;
-      if (-g - start > worst) worst = -g - start;
+      if (-g > worst) worst = -g;
     }
     return worst;
   }

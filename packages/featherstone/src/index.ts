@@ -11,7 +11,7 @@ export { inverseDynamics } from './rnea.js';
 export { massMatrix } from './crba.js';
 export * from './energy.js';
 export * from './integrate.js';
-export { freeRootMomenta, restoreFreeRootMomenta, freeRootCount } from './momentum-correction.js';
+export { freeRootMomenta, restoreFreeRootMomenta, freeRootCount, freeRootCurrentMomenta, addRootVelocityWorld, subtreeMass } from './momentum-correction.js';
 
 import { forwardDynamics as abmAccelerations } from './aba.js';
 import { accelerationDeltas as abmAccelerationDeltas } from './deltas.js';

@@ -24,6 +24,7 @@ const Ic = new Float64Array(36);
 const IcInv = new Float64Array(36);
 const scratch = new Float64Array(72);
 const tmp = new Float64Array(12);
+const rate = new Float64Array(24);
 const Il = new Float64Array(9);
 const Iw = new Float64Array(9);
 const A = new Float64Array(9);
@@ -88,7 +89,7 @@ function subtreeMomentum(model: Model, state: State, root: number, out: Float64A
 export function freeRootMomenta(model: Model, state: State, qdd: ArrayLike<number>, dt: number, out: Float64Array): void {
   const w = state.work;
   const { Xup, v, c } = w;
-  const a = w.dp, f = w.du; // scratch no other algorithm needs across this call
+  const a = w.dp, f = rate; // dp: scratch no other algorithm needs across this call
   const S = model.S;
   let k = -1;
   for (let i = 0; i < model.nLinks; i++) {
@@ -150,20 +151,48 @@ export function restoreFreeRootMomenta(model: Model, state: State, target: Float
       for (let b = 0; b < 6; b++) s += IcInv[6 * a + b] * h[b];
       dv[a] = s;
     }
-    // into the root's coordinates: w_l = R^T w, v_l = R^T (v - p x w)
-    const P = state.work.pose, po = 12 * r;
-    const px = P[po + 9], py = P[po + 10], pz = P[po + 11];
-    const wx = dv[0], wy = dv[1], wz = dv[2];
-    const vx = dv[3] - (py * wz - pz * wy), vy = dv[4] - (pz * wx - px * wz), vz = dv[5] - (px * wy - py * wx);
-    const qd = state.qd, o = model.vOffset[r];
-    qd[o] += P[po] * wx + P[po + 3] * wy + P[po + 6] * wz;
-    qd[o + 1] += P[po + 1] * wx + P[po + 4] * wy + P[po + 7] * wz;
-    qd[o + 2] += P[po + 2] * wx + P[po + 5] * wy + P[po + 8] * wz;
-    qd[o + 3] += P[po] * vx + P[po + 3] * vy + P[po + 6] * vz;
-    qd[o + 4] += P[po + 1] * vx + P[po + 4] * vy + P[po + 7] * vz;
-    qd[o + 5] += P[po + 2] * vx + P[po + 5] * vy + P[po + 8] * vz;
+    addRootVelocityWorld(model, state, r, dv);
   }
   state.work.dynamicsValid = false;
+}
+
+/**
+ * Adds a rigid velocity dv (world coordinates: angular velocity, then the velocity of the body
+ * point at the world origin) to the free root `root`, i.e. to its whole subtree. Requires forward
+ * kinematics (positions) for the root's pose.
+ */
+export function addRootVelocityWorld(model: Model, state: State, root: number, dv: ArrayLike<number>): void {
+  // into the root's coordinates: w_l = R^T w, v_l = R^T (v - p x w)
+  const P = state.work.pose, po = 12 * root;
+  const px = P[po + 9], py = P[po + 10], pz = P[po + 11];
+  const wx = dv[0], wy = dv[1], wz = dv[2];
+  const vx = dv[3] - (py * wz - pz * wy), vy = dv[4] - (pz * wx - px * wz), vz = dv[5] - (px * wy - py * wx);
+  const qd = state.qd, o = model.vOffset[root];
+  qd[o] += P[po] * wx + P[po + 3] * wy + P[po + 6] * wz;
+  qd[o + 1] += P[po + 1] * wx + P[po + 4] * wy + P[po + 7] * wz;
+  qd[o + 2] += P[po + 2] * wx + P[po + 5] * wy + P[po + 8] * wz;
+  qd[o + 3] += P[po] * vx + P[po + 3] * vy + P[po + 6] * vz;
+  qd[o + 4] += P[po + 1] * vx + P[po + 4] * vy + P[po + 7] * vz;
+  qd[o + 5] += P[po + 2] * vx + P[po + 5] * vy + P[po + 8] * vz;
+  state.work.dynamicsValid = false;
+}
+
+/** Current spatial momentum (world, about the origin) of the subtree of each free root, 6 per root. Requires forwardKinematics with velocities. */
+export function freeRootCurrentMomenta(model: Model, state: State, out: Float64Array): void {
+  let k = 0;
+  for (let i = 0; i < model.nLinks; i++) {
+    if (model.parent[i] !== -1 || model.jointType[i] !== JointType.free) continue;
+    subtreeMomentum(model, state, i, h, false);
+    for (let e = 0; e < 6; e++) out[6 * k + e] = h[e];
+    k++;
+  }
+}
+
+/** Mass of the subtree rooted at `root`. */
+export function subtreeMass(model: Model, root: number): number {
+  let m = 0;
+  for (let i = root; i < model.nLinks; i++) if (i === root || model.isAncestor(root, i)) m += model.mass[i];
+  return m;
 }
 
 /** Number of free-floating roots of a model (momentum buffers hold 6 numbers each). */

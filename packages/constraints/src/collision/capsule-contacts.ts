@@ -57,7 +57,6 @@ export function capsuleCapsuleContact(
   } else {
     separatingPerpendicular(pa, oa, pb, ob);
   }
-  const nx = g[28], ny = g[29], nz = g[30];
 
   const aa = dax * dax + day * day + daz * daz, bb = dbx * dbx + dby * dby + dbz * dbz;
   const cx = day * dbz - daz * dby, cy = daz * dbx - dax * dbz, cz = dax * dby - day * dbx;

@@ -57,7 +57,7 @@ export class CollisionWorld {
   private readonly bodies: (BodyRecord | undefined)[] = [];
   private readonly records: ShapeRecord[] = [];
   private readonly filter = new CollisionFilter();
-  private readonly sap: GridBroadPhase;
+  private readonly broad: GridBroadPhase;
   private readonly narrow: NarrowPhase;
   private store = new ShapeStore(0, 0);
   /** Slot of each shape handle. */
@@ -73,7 +73,7 @@ export class CollisionWorld {
     if (!(Number.isInteger(cc) && cc >= 0)) throw new Error(`CollisionWorld: contactCapacity must be an integer >= 0, got ${cc}`);
     if (!(Number.isInteger(pc) && pc >= 0)) throw new Error(`CollisionWorld: pairCapacity must be an integer >= 0, got ${pc}`);
     this.contacts = new ContactBuffer(cc);
-    this.sap = new GridBroadPhase(pc);
+    this.broad = new GridBroadPhase(pc);
     this.narrow = new NarrowPhase(margin);
   }
 
@@ -225,7 +225,7 @@ export class CollisionWorld {
       excluded.push(rec?.excluded ?? []);
     }
     this.filter.setBodies(n, linkCounts, self, excluded);
-    this.sap.setShapes(store);
+    this.broad.setShapes(store);
     this.dirty = false;
   }
 
@@ -259,26 +259,26 @@ export class CollisionWorld {
   /** Broad phase over the poses of the last update. Returns the pair count. */
   findPairs(): number {
     if (this.dirty) throw new Error('CollisionWorld.findPairs: shapes changed since the last update; call update(linkPoses) first');
-    return this.sap.findPairs(this.store, this.filter);
+    return this.broad.findPairs(this.store, this.filter);
   }
 
   get pairCount(): number {
-    return this.sap.count;
+    return this.broad.count;
   }
 
   /** Shape handles of broad-phase pair i (sorted by canonical slot order). */
   pairShapeA(i: number): number {
-    return this.store.handle[this.sap.pairs[2 * i]];
+    return this.store.handle[this.broad.pairs[2 * i]];
   }
 
   pairShapeB(i: number): number {
-    return this.store.handle[this.sap.pairs[2 * i + 1]];
+    return this.store.handle[this.broad.pairs[2 * i + 1]];
   }
 
   /** Narrow phase over the last broad-phase pairs into `contacts`. Returns the contact count. */
   generateContacts(): number {
     this.contacts.clear();
-    this.narrow.run(this.store, this.sap.pairs, this.sap.count, this.contacts);
+    this.narrow.run(this.store, this.broad.pairs, this.broad.count, this.contacts);
     return this.contacts.count;
   }
 
@@ -291,14 +291,14 @@ export class CollisionWorld {
 
   /** True when the last pass dropped pairs or contacts for lack of room. */
   get overflowed(): boolean {
-    return this.sap.overflowed || this.contacts.overflowed;
+    return this.broad.overflowed || this.contacts.overflowed;
   }
 
   /** Grows the pair and contact buffers to what the last pass needed (allocates; between steps). Returns whether it grew. */
   growToFit(): boolean {
     let grew = false;
-    if (this.sap.overflowed) {
-      this.sap.reserve(Math.max(this.sap.required, 2 * this.sap.capacity));
+    if (this.broad.overflowed) {
+      this.broad.reserve(Math.max(this.broad.required, 2 * this.broad.capacity));
       grew = true;
     }
     if (this.contacts.overflowed) {

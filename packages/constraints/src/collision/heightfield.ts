@@ -117,6 +117,36 @@ export class HeightfieldData implements TriangleSource {
     return true;
   }
 
+  /**
+   * The six triangles around grid vertex (row r, col c): both of cell (r - 1, c - 1) and of cell
+   * (r, c), triangle 0 of cell (r - 1, c) and triangle 1 of cell (r, c - 1), those that exist.
+   */
+  facesAroundVertex(t: number, k: number, faces: Int32Array): number {
+    const id = this.vertexId(t, k);
+    const r = (id / this.cols) | 0, c = id - r * this.cols;
+    let n = 0;
+    n = this.addCellTriangle(r - 1, c - 1, 0, faces, n);
+    n = this.addCellTriangle(r - 1, c - 1, 1, faces, n);
+    n = this.addCellTriangle(r - 1, c, 0, faces, n);
+    n = this.addCellTriangle(r, c - 1, 1, faces, n);
+    n = this.addCellTriangle(r, c, 0, faces, n);
+    n = this.addCellTriangle(r, c, 1, faces, n);
+    return n;
+  }
+
+  triangleNormal(t: number, out: Float64Array, o: number): void {
+    this.vertexCorners(t, this.scratch, 0);
+    normalInto(this.scratch, 0, out, o);
+  }
+
+  /** Appends triangle k of cell (r, c) to faces at n when the cell exists; returns the new count. */
+  private addCellTriangle(r: number, c: number, k: number, faces: Int32Array, n: number): number {
+    const cols1 = this.cols - 1;
+    if (r < 0 || c < 0 || r >= this.rows - 1 || c >= cols1 || n >= faces.length) return n;
+    faces[n] = 2 * (r * cols1 + c) + k;
+    return n + 1;
+  }
+
   /** Writes the three corners of triangle t (9 numbers) at out[o]. */
   private vertexCorners(t: number, out: Float64Array, o: number): void {
     const cell = t >> 1;

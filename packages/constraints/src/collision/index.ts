@@ -1,5 +1,5 @@
 /**
- * Collision detection: shapes registered on links and in the world, sweep-and-prune broad phase,
+ * Collision detection: shapes registered on links and in the world, a uniform-grid broad phase,
  * contact manifolds from the narrow phase.
  */
 export { CollisionWorld, type CollisionWorldOptions, type BodyCollisionOptions } from './collision-world.js';

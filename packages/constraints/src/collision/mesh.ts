@@ -21,6 +21,9 @@ export class TriangleMeshData implements TriangleSource {
   readonly neighborNormals: Float64Array;
   private readonly ringStart: Int32Array;
   private readonly ring: Int32Array;
+  /** Triangles around each vertex (CSR): vertexFaceList[vertexFaceStart[v] .. vertexFaceStart[v + 1]). */
+  private readonly vertexFaceStart: Int32Array;
+  private readonly vertexFaceList: Int32Array;
   /** Local bounds [minx, miny, minz, maxx, maxy, maxz]. */
   readonly bounds = new Float64Array(6);
   /**
@@ -87,6 +90,13 @@ export class TriangleMeshData implements TriangleSource {
     this.neighborNormals = features.neighborNormals;
     this.ringStart = features.ringStart;
     this.ring = features.ring;
+    const nv = this.vertices.length / 3;
+    this.vertexFaceStart = new Int32Array(nv + 1);
+    for (let i = 0; i < this.indices.length; i++) this.vertexFaceStart[this.indices[i] + 1]++;
+    for (let v = 0; v < nv; v++) this.vertexFaceStart[v + 1] += this.vertexFaceStart[v];
+    this.vertexFaceList = new Int32Array(this.indices.length);
+    const fill = this.vertexFaceStart.slice(0, nv);
+    for (let i = 0; i < this.indices.length; i++) this.vertexFaceList[fill[this.indices[i]]++] = (i / 3) | 0;
     this.hits = new Int32Array(n);
 
     // Top-down build, splitting the longest axis of the centroid bounds at the median.
@@ -184,6 +194,17 @@ export class TriangleMeshData implements TriangleSource {
     out[10] = this.normals[3 * t + 1];
     out[11] = this.normals[3 * t + 2];
     for (let i = 0; i < 9; i++) out[12 + i] = this.neighborNormals[9 * t + i];
+  }
+
+  facesAroundVertex(t: number, k: number, faces: Int32Array): number {
+    const v = this.indices[3 * t + k];
+    const start = this.vertexFaceStart[v], end = Math.min(this.vertexFaceStart[v + 1], start + faces.length);
+    for (let i = start; i < end; i++) faces[i - start] = this.vertexFaceList[i];
+    return end - start;
+  }
+
+  triangleNormal(t: number, out: Float64Array, o: number): void {
+    out[o] = this.normals[3 * t]; out[o + 1] = this.normals[3 * t + 1]; out[o + 2] = this.normals[3 * t + 2];
   }
 
   vertexConeContains(t: number, k: number, n: Float64Array, no: number): boolean {

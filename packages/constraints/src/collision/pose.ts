@@ -59,11 +59,3 @@ export function poseIsFinite(p: ArrayLike<number>, o: number): boolean {
   for (let i = 0; i < POSE_STRIDE; i++) if (!Number.isFinite(p[o + i])) return false;
   return true;
 }
-
-/** Writes the identity pose at out[o]. */
-export function setIdentityPose(out: Float64Array, o: number): void {
-  for (let i = 0; i < POSE_STRIDE; i++) out[o + i] = 0;
-  out[o] = 1;
-  out[o + 4] = 1;
-  out[o + 8] = 1;
-}

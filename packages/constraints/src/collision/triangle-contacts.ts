@@ -32,6 +32,10 @@ export const TRIANGLE_STRIDE = 21;
 export interface TriangleSource {
   /** Whether the direction n[no..no+3) lies in the normal cone of vertex k of triangle t (see ringConeContains). */
   vertexConeContains(t: number, k: number, n: Float64Array, no: number): boolean;
+  /** Writes the triangles around vertex k of triangle t (t among them) into faces; returns how many (at most faces.length). */
+  facesAroundVertex(t: number, k: number, faces: Int32Array): number;
+  /** Writes the unit normal of triangle t at out[o..o+3). */
+  triangleNormal(t: number, out: Float64Array, o: number): void;
 }
 
 /** The triangle being tested: its numbers (TRIANGLE_STRIDE), feature flags, index and mesh. */
@@ -126,8 +130,12 @@ export function sphereTriangleContact(pa: Float64Array, oa: number, prm: Float64
   out.push(feature);
 }
 
-/** Scratch of the capsule routines: axis start a0 (0..2), direction d (3..5), signed distances of the ends sd0 (6), sd1 (7). */
-const CT = new Float64Array(8);
+/**
+ * Scratch of the capsule routines: axis start a0 (0..2), direction d (3..5), signed distances of
+ * the ends sd0 (6), sd1 (7); the axis clipped to the triangle's prism: [t0, t1] (8..9) and what
+ * cut each end (10..11).
+ */
+const CT = new Float64Array(12);
 
 /**
  * Capsule A (pose pa at oa in the mesh frame; radius prm[qa], half length prm[qa + 1]) against a
@@ -161,10 +169,12 @@ export function capsuleTriangleContact(pa: Float64Array, oa: number, prm: Float6
     crossing = pointInTriangle(tri);
   }
   if (crossing) {
-    // The axis pierces the face: push the lower end up through it.
-    const e = sd1 < sd0 ? 1 : 0;
-    sx = a0x + dx * e; sy = a0y + dy * e; sz = a0z + dz * e;
-    depth = r - (e ? sd1 : sd0);
+    // The axis pierces the face: push up through the face its deepest point over the triangle
+    // (the lower end, or where the triangle's prism cuts the axis before it).
+    clipAxisToPrism(tri);
+    const t = sd1 < sd0 ? CT[9] : CT[8];
+    sx = a0x + dx * t; sy = a0y + dy * t; sz = a0z + dz * t;
+    depth = r - (sd0 + (sd1 - sd0) * t);
   } else {
     let best = Infinity, qx = 0, qy = 0, qz = 0;
     const q = TRIQ;
@@ -224,8 +234,36 @@ export function capsuleTriangleContact(pa: Float64Array, oa: number, prm: Float6
  * passes over it and no crease cut it.
  */
 function capsuleAlongFace(prm: Float64Array, qa: number, tri: Float64Array, flags: number, out: ManifoldBuilder): boolean {
+  if (!clipAxisToPrism(tri)) return false;
   const g = CT, r = prm[qa];
-  const a0x = g[0], a0y = g[1], a0z = g[2], dx = g[3], dy = g[4], dz = g[5], sd0 = g[6], sd1 = g[7];
+  const Nx = tri[9], Ny = tri[10], Nz = tri[11];
+  let covered = true;
+  for (let e = 0; e < 2; e++) {
+    const t = g[8 + e];
+    const clip = g[10 + e];
+    if (clip > 0) {
+      if (flags & (EDGE_CONVEX_BIT << (clip - 1))) covered = false;
+      continue;
+    }
+    const depth = r - (g[6] + (g[7] - g[6]) * t);
+    if (depth < -out.margin) continue;
+    const c = out.next;
+    c[0] = g[0] + g[3] * t - Nx * r; c[1] = g[1] + g[4] * t - Ny * r; c[2] = g[2] + g[5] * t - Nz * r;
+    c[3] = Nx; c[4] = Ny; c[5] = Nz;
+    c[6] = depth;
+    out.push(8 + 4 * e);
+  }
+  return covered;
+}
+
+/**
+ * Clips the capsule axis (CT 0..5) to the triangle's prism: the parameter range [t0, t1] goes to
+ * CT 8..9 and what cut each end to CT 10..11 (0 the capsule's end, 1 + k edge k). Returns false
+ * when the axis misses the prism.
+ */
+function clipAxisToPrism(tri: Float64Array): boolean {
+  const g = CT;
+  const a0x = g[0], a0y = g[1], a0z = g[2], dx = g[3], dy = g[4], dz = g[5];
   const Nx = tri[9], Ny = tri[10], Nz = tri[11];
   let t0 = 0, t1 = 1, clip0 = 0, clip1 = 0;
   for (let k = 0; k < 3; k++) {
@@ -245,24 +283,8 @@ function capsuleAlongFace(prm: Float64Array, qa: number, tri: Float64Array, flag
       if (t > t0) { t0 = t; clip0 = 1 + k; }
     }
   }
-  if (!(t1 > t0)) return false;
-  let covered = true;
-  for (let e = 0; e < 2; e++) {
-    const t = e === 0 ? t0 : t1;
-    const clip = e === 0 ? clip0 : clip1;
-    if (clip > 0) {
-      if (flags & (EDGE_CONVEX_BIT << (clip - 1))) covered = false;
-      continue;
-    }
-    const depth = r - (sd0 + (sd1 - sd0) * t);
-    if (depth < -out.margin) continue;
-    const c = out.next;
-    c[0] = a0x + dx * t - Nx * r; c[1] = a0y + dy * t - Ny * r; c[2] = a0z + dz * t - Nz * r;
-    c[3] = Nx; c[4] = Ny; c[5] = Nz;
-    c[6] = depth;
-    out.push(8 + 4 * e);
-  }
-  return covered;
+  g[8] = t0; g[9] = t1; g[10] = clip0; g[11] = clip1;
+  return t1 > t0;
 }
 
 /** Is p = TC 3..5 (on the triangle's plane) inside the triangle? Edge functions (e_k x (p - v_k)) . N >= 0. */
@@ -289,12 +311,13 @@ const KIND_NEIGHBOR = 3;
 /**
  * Box A (pose pa at oa in the mesh frame, half extents prm[qa..qa+3)) against a triangle:
  * separating axes N (one sided), the 3 box face normals, the 9 products box axis x triangle edge
- * and the normals of the neighbours across convex edges. Directions that would push the box behind
- * the face, or whose triangle support feature is not a crease of the surface (a flat or concave
- * edge or vertex) are not candidates. The least overlap wins, the face normal preferred, then box
- * faces, then edges. When the winner is a neighbour's normal, or a crease direction outside this
- * triangle's wedge or cone, the box lies over another triangle, which reports the contact: this one
- * reports none. So does a winning edge pair that does not cross.
+ * and the normals of the faces around the triangle's convex vertices. Directions that would push
+ * the box behind the face, or whose triangle support feature is not a crease of the surface (a
+ * flat or concave edge or vertex, past which the surface goes on) are not candidates. The least
+ * overlap wins, the face normal preferred, then box faces, then edges. When the winner is a
+ * neighbouring face's normal, or a crease direction outside this triangle's wedge or cone, the box
+ * lies over another triangle, which reports the contact: this one reports none. So does a winning
+ * edge pair that does not cross.
  *
  * Feature ids: triangle face reference = incidentBoxFace << 6 | inEdge << 3 | outEdge (box quad
  * edges 0..3, triangle side planes 4..6); box face reference = 1 << 12 | boxFace << 6 | inEdge << 3
@@ -317,8 +340,12 @@ export function boxTriangleContact(pa: Float64Array, oa: number, prm: Float64Arr
   candNormal[0] = Nx; candNormal[1] = Ny; candNormal[2] = Nz;
   addCandidate(KIND_TRI_FACE, FACE_PREFERRED, -1, -1);
 
-  // Axes: 0..2 box faces, 3..11 box axis k x triangle edge m, 12..14 neighbour normals N'_m.
-  for (let axis = 0; axis < 15; axis++) {
+  // Faces around the triangle's convex vertices (its creases' neighbours among them).
+  const ringCount = collectRingNormals(ref);
+
+  // Axes: 0..2 box faces, 3..11 box axis k x triangle edge m, then the neighbouring faces' normals.
+  const axes = 12 + ringCount;
+  for (let axis = 0; axis < axes; axis++) {
     let lx: number, ly: number, lz: number;
     let k = -1, m = -1;
     if (axis < 3) {
@@ -336,11 +363,9 @@ export function boxTriangleContact(pa: Float64Array, oa: number, prm: Float64Arr
       const len = Math.sqrt(ll);
       lx /= len; ly /= len; lz /= len;
     } else {
-      // Across a convex edge the neighbour's face owns the contacts its normal separates best.
-      m = axis - 12;
-      if (!(flags & (EDGE_CONVEX_BIT << m))) continue;
-      lx = tri[12 + 3 * m]; ly = tri[13 + 3 * m]; lz = tri[14 + 3 * m];
-      if (lx * Nx + ly * Ny + lz * Nz < -0.999999) continue; // a border: no neighbour
+      // Around a convex vertex a neighbouring face owns the contacts its normal separates best.
+      const o = 3 * (axis - 12);
+      lx = ringNormals[o]; ly = ringNormals[o + 1]; lz = ringNormals[o + 2];
     }
     const rb = hx * Math.abs(lx * pa[oa] + ly * pa[oa + 3] + lz * pa[oa + 6]) +
       hy * Math.abs(lx * pa[oa + 1] + ly * pa[oa + 4] + lz * pa[oa + 7]) +
@@ -369,13 +394,15 @@ export function boxTriangleContact(pa: Float64Array, oa: number, prm: Float64Arr
       const f = featureOfVertexSet(mask);
       if (f === TRI_FACE) continue; // L is (anti)parallel to N: the N axis covers it
       if (m >= 0 && f !== TRI_EDGE0 + m) continue; // support is not the edge that made L
+      // Past a flat or concave edge or vertex the surface goes on: not a direction of the surface.
+      if (!featureIsCrease(f, flags)) continue;
       TC[0] = sg * lx; TC[1] = sg * ly; TC[2] = sg * lz;
       const i = candCount;
       candOverlap[i] = sg > 0 ? up : down;
       candNormal[3 * i] = TC[0]; candNormal[3 * i + 1] = TC[1]; candNormal[3 * i + 2] = TC[2];
-      if (!featureIsCrease(f, flags) || !featureOwnsNormal(ref, f)) {
-        // Not a crease of the surface (the surface goes on flat past it), or a crease whose wedge
-        // or cone does not hold the normal: the box lies over another triangle, which reports.
+      if (!featureOwnsNormal(ref, f)) {
+        // A crease whose wedge or cone does not hold the normal: the box lies over another
+        // triangle, which reports.
         addCandidate(KIND_NEIGHBOR, preference, -1, -1);
       } else {
         addCandidate(axis < 3 ? KIND_BOX_FACE : KIND_EDGE, preference, k, m);
@@ -393,7 +420,38 @@ export function boxTriangleContact(pa: Float64Array, oa: number, prm: Float64Arr
   else boxEdgeTriangleEdge(pa, oa, prm, qa, c, tri, out);
 }
 
-const MAX_CANDIDATES = 32;
+/** Most neighbouring faces considered around one triangle's vertices. */
+const MAX_RING_FACES = 48;
+const ringNormals = new Float64Array(3 * MAX_RING_FACES);
+const ringFaces = new Int32Array(MAX_RING_FACES);
+const vertexFaces = new Int32Array(MAX_RING_FACES);
+
+/**
+ * Collects into ringNormals the normals of the faces (other than the triangle) around its convex
+ * vertices, each face once; returns their count.
+ */
+function collectRingNormals(ref: TriangleRef): number {
+  const source = ref.source;
+  if (source === null) return 0;
+  let count = 0;
+  for (let k = 0; k < 3; k++) {
+    if (!(ref.flags & (VERTEX_CONVEX_BIT << k))) continue;
+    const n = source.facesAroundVertex(ref.index, k, vertexFaces);
+    for (let i = 0; i < n && count < MAX_RING_FACES; i++) {
+      const f = vertexFaces[i];
+      if (f === ref.index) continue;
+      let seen = false;
+      for (let j = 0; j < count; j++) if (ringFaces[j] === f) { seen = true; break; }
+      if (seen) continue;
+      ringFaces[count] = f;
+      source.triangleNormal(f, ringNormals, 3 * count);
+      count++;
+    }
+  }
+  return count;
+}
+
+const MAX_CANDIDATES = 32 + MAX_RING_FACES;
 const candKind = new Int32Array(MAX_CANDIDATES);
 const candAxis = new Int32Array(MAX_CANDIDATES);
 const candEdge = new Int32Array(MAX_CANDIDATES);
