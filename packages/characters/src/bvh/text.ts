@@ -18,10 +18,37 @@ export function decodeText(source: string | Uint8Array | ArrayBuffer, file: stri
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(source);
     } catch {
-      throw new ImportError({ file }, 'UTF-8 text', 'bytes that are not valid UTF-8');
+      const bytes = source instanceof Uint8Array ? source : new Uint8Array(source);
+      const at = firstInvalidUtf8(bytes);
+      let line = 1;
+      for (let k = 0; k < at; k++) if (bytes[k] === 0x0a || (bytes[k] === 0x0d && bytes[k + 1] !== 0x0a)) line++;
+      throw new ImportError({ file, line, path: `byte ${at}` }, 'UTF-8 text', `byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} that is not valid UTF-8`);
     }
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Offset of the first byte that does not belong to a valid UTF-8 sequence (bytes.length when all are valid). */
+function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i];
+    let n: number, min: number;
+    if (c < 0x80) { i++; continue; }
+    if (c >= 0xc2 && c <= 0xdf) { n = 1; min = 0x80; }
+    else if (c >= 0xe0 && c <= 0xef) { n = 2; min = 0x800; }
+    else if (c >= 0xf0 && c <= 0xf4) { n = 3; min = 0x10000; }
+    else return i;
+    let cp = c & (0x3f >> n);
+    for (let k = 1; k <= n; k++) {
+      const d = b[i + k];
+      if (d === undefined || (d & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += n + 1;
+  }
+  return b.length;
 }
 
 export function splitLines(text: string): string[] {

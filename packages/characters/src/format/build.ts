@@ -13,6 +13,7 @@
  * is then factored to check that it is positive definite.
  */
 import {
+  forwardDynamics,
   massMatrix,
   ModelBuilder,
   ModelError,
@@ -23,6 +24,7 @@ import {
   type SphericalLimits,
 } from '@sinew/featherstone';
 import { FormatError } from './errors.js';
+import { jsonSyntaxError } from './json-text.js';
 import { rememberInputs, type BuilderInputs } from './exact.js';
 import { gainsFromSettleTime } from './drives.js';
 import { linkMassProps } from './link-mass.js';
@@ -88,6 +90,69 @@ function firstSingularDof(M: Float64Array, n: number): number {
 }
 
 /**
+ * Huge but finite numbers (lengths or masses near 1e308) overflow in the spatial inertia or the
+ * joint transforms: such a model is refused, naming the first link whose numbers overflowed.
+ */
+function checkFiniteModel(model: Model): void {
+  const fields: [string, Float64Array, number][] = [
+    ['mass', model.mass, 1], ['centre of mass', model.com, 3], ['inertia', model.inertiaCom, 6],
+    ['spatial inertia (mass times the square of the centre-of-mass offset)', model.I, 36], ['joint frame', model.treeX, 12],
+  ];
+  for (let i = 0; i < model.nLinks; i++) {
+    for (const [what, a, k] of fields) {
+      for (let j = 0; j < k; j++) {
+        const v = a[k * i + j];
+        if (!Number.isFinite(v)) throw new FormatError(`links[${i}]`, `expected lengths, masses and inertias whose ${what} is finite, got ${v} (the numbers overflow float64)`);
+      }
+    }
+  }
+}
+
+/**
+ * The dynamics at the neutral pose must be finite and the mass matrix positive: lengths and masses
+ * far from a character's (1e154 m, 1e-300 kg) overflow or underflow inside the algorithms even
+ * when every number of the model is finite. Refused naming the link of the first bad joint.
+ */
+function checkFiniteDynamics(model: Model, M: Float64Array): void {
+  const n = model.nv;
+  const fail = (d: number, what: string, link = model.dofLink[d]): never => {
+    const i = link;
+    throw new FormatError(`links[${i}]`, `expected lengths, masses and inertias of a size float64 dynamics can hold, but joint "${model.jointNames[i]}" ${what} at the neutral pose`);
+  };
+  for (let d = 0; d < n; d++) for (let k = 0; k < n; k++) if (!Number.isFinite(M[d * n + k])) fail(d, `has a non-finite mass matrix entry (${M[d * n + k]})`);
+  const d0 = firstNonPositivePivot(M, n);
+  if (d0 >= 0) fail(d0, 'moves no mass (its mass matrix pivot is not positive: the numbers underflow or cancel)');
+  const state = new State(model);
+  let qdd: Float64Array;
+  try {
+    qdd = forwardDynamics(model, state);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const j = /joint "([^"]+)"/.exec(msg);
+    return fail(0, `has singular dynamics (${msg})`, j && model.hasJoint(j[1]) ? model.joint(j[1]).link : model.dofLink[0]);
+  }
+  for (let d = 0; d < n; d++) if (!Number.isFinite(qdd[d])) fail(d, `has a non-finite acceleration (${qdd[d]})`);
+}
+
+/** Cholesky of M with an absolute test: the first dof whose pivot is not a positive finite number, or -1. */
+function firstNonPositivePivot(M: Float64Array, n: number): number {
+  const L = Float64Array.from(M);
+  for (let j = 0; j < n; j++) {
+    let d = L[j * n + j];
+    for (let k = 0; k < j; k++) d -= L[j * n + k] * L[j * n + k];
+    if (!(d > 0 && d < Infinity)) return j;
+    const r = Math.sqrt(d);
+    L[j * n + j] = r;
+    for (let i = j + 1; i < n; i++) {
+      let s = L[i * n + j];
+      for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
+      L[i * n + j] = s / r;
+    }
+  }
+  return -1;
+}
+
+/**
  * Builds a character from the JSON format: a parsed object or JSON text. Throws FormatError naming
  * the JSON path of the first problem.
  */
@@ -97,7 +162,9 @@ export function characterFromJSON(json: unknown): Character {
     try {
       value = JSON.parse(json);
     } catch (e) {
-      throw new FormatError('(root)', `expected JSON text (${(e as Error).message})`);
+      const at = jsonSyntaxError(json);
+      const where = at ? `line ${at.line}, column ${at.column}: expected ${at.expected}, found ${at.found}; ` : '';
+      throw new FormatError('(root)', `expected JSON text (${where}${(e as Error).message})`);
     }
   }
   const description = validateCharacter(value);
@@ -129,6 +196,7 @@ export function characterFromJSON(json: unknown): Character {
   });
   const model = b.build();
   for (const { index, mp } of singular) setLinkMass(model, index, mp);
+  checkFiniteModel(model);
 
   let M: Float64Array | undefined;
   const mass = (): Float64Array => {
@@ -142,6 +210,7 @@ export function characterFromJSON(json: unknown): Character {
       throw new FormatError(`links[${i}]`, `expected a positive definite joint-space mass matrix, but joint "${model.jointNames[i]}" moves no mass at the neutral pose (a massless link needs massive descendants that its joint moves)`);
     }
   }
+  checkFiniteDynamics(model, mass());
 
   const drives: JointDrive[] = [];
   description.links.forEach((link, i) => {

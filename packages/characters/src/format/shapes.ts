@@ -29,7 +29,7 @@ export function descToShape(d: ShapeDesc, path: string): ShapeDescription {
     case 'capsule': s = { type: 'capsule', radius: g.radius, halfLength: g.halfLength }; break;
     case 'box': s = { type: 'box', halfExtents: [g.halfExtents[0], g.halfExtents[1], g.halfExtents[2]] }; break;
     case 'convex': s = { type: 'convex', points: Array.from(g.points) }; break;
-    default: throw new FormatError(path, `a ${g.type} shape is static geometry and has no place on a link`);
+    default: throw new FormatError(path, `a ${g.type} shape is static geometry and has no place on a link (expected a sphere, capsule, box or convex shape)`);
   }
   for (const k of COMMON) {
     const v = d[k];

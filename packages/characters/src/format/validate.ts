@@ -39,7 +39,7 @@ function object(v: unknown, path: string, allowed: readonly string[]): Obj {
 }
 
 function required(o: Obj, key: string, path: string): unknown {
-  if (!(key in o) || o[key] === undefined) throw new FormatError(`${path}.${key}`, 'missing required property');
+  if (!(key in o) || o[key] === undefined) throw new FormatError(`${path}.${key}`, `missing required property (expected a value for "${key}")`);
   return o[key];
 }
 
@@ -158,11 +158,11 @@ function validateLimits(v: unknown, path: string, type: JointTypeName): RangeLim
     }
     return c;
   }
-  throw new FormatError(path, `a ${type} joint takes no limits`);
+  throw new FormatError(path, `a ${type} joint takes no limits (expected no limits property)`);
 }
 
 function validateDrive(v: unknown, path: string, type: JointTypeName): DriveDescription {
-  if (type === 'free' || type === 'fixed') throw new FormatError(path, `a ${type} joint cannot be driven`);
+  if (type === 'free' || type === 'fixed') throw new FormatError(path, `a ${type} joint cannot be driven (expected no drive property)`);
   const pre = object(v, path, ['kp', 'kd', 'settleTime', 'dampingRatio', 'maxTorque']);
   const maxTorque = optional(pre, 'maxTorque', (x, p) => number(x, p, { exclusiveMin: 0 }), path);
   let d: DriveDescription;
@@ -172,7 +172,7 @@ function validateDrive(v: unknown, path: string, type: JointTypeName): DriveDesc
     if (pre.dampingRatio !== undefined) d.dampingRatio = number(pre.dampingRatio, `${path}.dampingRatio`, { exclusiveMin: 0 });
   } else {
     object(v, path, ['kp', 'kd', 'maxTorque']);
-    if (pre.kp === undefined) throw new FormatError(`${path}.kp`, 'missing required property (a drive gives kp and kd, or settleTime)');
+    if (pre.kp === undefined) throw new FormatError(`${path}.kp`, 'missing required property (expected kp and kd, or settleTime)');
     d = { kp: number(pre.kp, `${path}.kp`, { min: 0 }), kd: number(required(pre, 'kd', path), `${path}.kd`, { min: 0 }) };
   }
   if (maxTorque !== undefined) d.maxTorque = maxTorque;
@@ -198,12 +198,12 @@ function validateJoint(v: unknown, path: string): JointDescription {
     if (o.axis === undefined) throw new FormatError(`${path}.axis`, `a ${t} joint needs an axis: expected 3 numbers`);
     j.axis = numbers(o.axis, `${path}.axis`, 3) as [number, number, number];
     nonZero(j.axis, `${path}.axis`, 'axis');
-  } else if (o.axis !== undefined) throw new FormatError(`${path}.axis`, `a ${t} joint takes no axis`);
+  } else if (o.axis !== undefined) throw new FormatError(`${path}.axis`, `a ${t} joint takes no axis (expected no axis property)`);
   if (o.limits !== undefined) j.limits = validateLimits(o.limits, `${path}.limits`, t);
   for (const k of ['damping', 'armature'] as const) if (o[k] !== undefined) j[k] = number(o[k], `${path}.${k}`, { min: 0 });
   for (const k of ['stiffness', 'springRef'] as const) {
     if (o[k] === undefined) continue;
-    if (!scalar) throw new FormatError(`${path}.${k}`, `only revolute and prismatic joints have a spring (this one is ${t})`);
+    if (!scalar) throw new FormatError(`${path}.${k}`, `only revolute and prismatic joints have a spring (this one is ${t}; expected no ${k})`);
     j[k] = number(o[k], `${path}.${k}`, k === 'stiffness' ? { min: 0 } : {});
   }
   if (o.drive !== undefined) j.drive = validateDrive(o.drive, `${path}.drive`, t);
@@ -218,7 +218,7 @@ function checkInertia(I: number[], path: string): void {
   }
   const [a, b, c] = [...values].sort((x, y) => x - y);
   if (a + b < c * (1 - 1e-9) - 1e-12 * scale) {
-    throw new FormatError(path, `principal moments ${[a, b, c].map((e) => e.toPrecision(4)).join(', ')} break the triangle inequality (no rigid body has them)`);
+    throw new FormatError(path, `principal moments ${[a, b, c].map((e) => e.toPrecision(4)).join(', ')} break the triangle inequality (no rigid body has them; expected A + B >= C)`);
   }
 }
 
@@ -234,14 +234,14 @@ function validateLink(v: unknown, path: string): LinkDescription {
     link.shapes = o.shapes.map((s, k) => validateShape(s, `${path}.shapes[${k}]`));
   }
   const volumetric = (link.shapes ?? []).some((s) => s.type !== 'convex');
-  if (o.mass !== undefined && o.density !== undefined) throw new FormatError(`${path}.density`, 'give mass or density, not both');
+  if (o.mass !== undefined && o.density !== undefined) throw new FormatError(`${path}.density`, 'give mass or density, not both (expected one of them)');
   if (o.density !== undefined) {
     link.density = number(o.density, `${path}.density`, { exclusiveMin: 0 });
-    if (o.com !== undefined || o.inertia !== undefined) throw new FormatError(`${path}.${o.com !== undefined ? 'com' : 'inertia'}`, 'with a density, the centre of mass and inertia follow from the shapes: remove this property or give mass instead');
-    if (!volumetric) throw new FormatError(`${path}.density`, 'a density needs sphere, capsule or box shapes to give the link a volume');
+    if (o.com !== undefined || o.inertia !== undefined) throw new FormatError(`${path}.${o.com !== undefined ? 'com' : 'inertia'}`, 'with a density, the centre of mass and inertia follow from the shapes: remove this property or give mass instead (expected no com or inertia)');
+    if (!volumetric) throw new FormatError(`${path}.density`, 'a density needs sphere, capsule or box shapes to give the link a volume (expected such shapes, or mass)');
     return link;
   }
-  if (o.mass === undefined) throw new FormatError(`${path}.mass`, 'missing required property (give mass, or density with shapes)');
+  if (o.mass === undefined) throw new FormatError(`${path}.mass`, 'missing required property (give mass, or density with shapes): expected one of them');
   link.mass = number(o.mass, `${path}.mass`, { min: 0 });
   if (o.com !== undefined) link.com = numbers(o.com, `${path}.com`, 3) as [number, number, number];
   if (o.inertia !== undefined) {
@@ -249,8 +249,8 @@ function validateLink(v: unknown, path: string): LinkDescription {
     checkInertia(link.inertia!, `${path}.inertia`);
     if (link.mass === 0 && link.inertia!.some((x) => x !== 0)) throw new FormatError(`${path}.inertia`, 'a massless link has no inertia: expected all zeros');
   } else if (link.mass > 0) {
-    if (!volumetric) throw new FormatError(`${path}.inertia`, 'missing: give the inertia, or sphere, capsule or box shapes to derive it from');
-    if (o.com !== undefined) throw new FormatError(`${path}.com`, 'when the inertia is derived from the shapes, so is the centre of mass: remove com or give inertia too');
+    if (!volumetric) throw new FormatError(`${path}.inertia`, 'missing: give the inertia, or sphere, capsule or box shapes to derive it from (expected one of them)');
+    if (o.com !== undefined) throw new FormatError(`${path}.com`, 'when the inertia is derived from the shapes, so is the centre of mass: remove com or give inertia too (expected both or neither)');
   }
   return link;
 }

@@ -7,6 +7,7 @@
  *
  * Chunks of other types are skipped, as the specification asks.
  */
+import { jsonSyntaxError } from '../format/json-text.js';
 import { ImportError } from '../motion/import-error.js';
 
 const GLB_MAGIC = 0x46546c67;
@@ -81,8 +82,10 @@ function parseJson(text: string, file: string, path: string): unknown {
     return JSON.parse(text);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
+    const syntax = jsonSyntaxError(text);
     const m = /position (\d+)/.exec(msg);
-    const at = m ? ` at character ${m[1]}` : '';
+    const at = syntax ? ` line ${syntax.line}, column ${syntax.column}` : m ? ` at character ${m[1]}` : '';
+    if (syntax) throw new ImportError({ file, path: `${path}${at}` }, `valid JSON: ${syntax.expected}`, syntax.found);
     throw new ImportError({ file, path: `${path}${at}` }, 'valid JSON', msg.length > 120 ? `${msg.slice(0, 120)}...` : msg);
   }
 }

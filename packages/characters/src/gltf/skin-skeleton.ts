@@ -22,6 +22,12 @@ import { identity4, invertAffine, multiply4, rigidFrame, transformPoint, type Ma
 import type { GltfNodes } from './nodes.js';
 import type { SkinData } from './skin-vertices.js';
 
+/**
+ * Largest bone offset or vertex distance accepted (m): far beyond any character, and small enough
+ * that the ragdoll's inertias (mass times length squared) and their sums stay finite.
+ */
+const MAX_EXTENT = 1e9;
+
 export interface GltfSkinInfo {
   name: string | undefined;
   /** Node index of each joint. */
@@ -201,8 +207,8 @@ export function skeletonFromSkin(f: JsonFields, nodes: GltfNodes, skin: SkinData
       quatRotateInverse(pf.rotation, 0, d, 0, offset, 0);
       quatConjMultiply(pf.rotation, 0, fr.rotation, 0, rotation, 0);
     }
-    if (!(Number.isFinite(offset[0] + offset[1] + offset[2]))) {
-      throw new ImportError({ file: o.file, path: `nodes[${nd}]` }, 'a bone offset of finite size', `[${Array.from(offset).join(', ')}]`);
+    if (!(Math.max(Math.abs(offset[0]), Math.abs(offset[1]), Math.abs(offset[2])) <= MAX_EXTENT)) {
+      throw new ImportError({ file: o.file, path: `nodes[${nd}]` }, `a bone offset of finite size (at most ${MAX_EXTENT} m per axis)`, `[${Array.from(offset).join(', ')}]`);
     }
     const k = jointIndex.get(nd);
     const desc: BoneDesc = { name: names[b], parent: pb, offset, rotation, node: nd >= 0 ? nd : undefined };
@@ -213,7 +219,7 @@ export function skeletonFromSkin(f: JsonFields, nodes: GltfNodes, skin: SkinData
       // joint space to the rigid bone frame: multiply by the bone's world scale
       const v = Float64Array.from([...(owned ?? []).map((x) => x * fr.scale), ...(rigid ?? [])]);
       for (let i = 0; i < v.length; i++) {
-        if (!Number.isFinite(v[i])) throw new ImportError({ file: o.file, path: `${path} joint node ${nd}` }, 'finite skinned vertex positions in joint space', String(v[i]));
+        if (!(Math.abs(v[i]) <= MAX_EXTENT)) throw new ImportError({ file: o.file, path: `${path} joint node ${nd}` }, `finite skinned vertex positions in joint space (at most ${MAX_EXTENT} m from the joint)`, String(v[i]));
       }
       desc.vertices = v;
     }

@@ -17,7 +17,7 @@ export class DefaultClasses {
   /** Reads a top-level <default> element (the "main" class and its descendants). */
   addTopLevel(el: XmlElement): void {
     const cls = el.attrs.class;
-    if (cls !== undefined && cls !== 'main') throw errorAt(el.attrPos.class, `the top-level <default> is the class "main" (got class="${cls}")`);
+    if (cls !== undefined && cls !== 'main') throw errorAt(el.attrPos.class, `the top-level <default> is the class "main" (got class="${cls}", expected "main" or no class)`);
     this.fill(el, this.classes.get('main')!);
   }
 
@@ -27,7 +27,7 @@ export class DefaultClasses {
       if (child.name === 'default') continue;
       const m = own.get(child.name) ?? new Map<string, Attr>();
       for (const [k, v] of Object.entries(child.attrs)) {
-        if (k === 'class' || k === 'name') throw errorAt(child.attrPos[k], `<${child.name}> in a default class takes no ${k} attribute`);
+        if (k === 'class' || k === 'name') throw errorAt(child.attrPos[k], `<${child.name}> in a default class takes no ${k} attribute (expected it on the element that uses the class)`);
         m.set(k, { value: v, pos: child.attrPos[k] });
       }
       own.set(child.name, m);
@@ -37,12 +37,18 @@ export class DefaultClasses {
       if (child.name !== 'default') continue;
       const cls = child.attrs.class;
       if (cls === undefined || cls.length === 0) throw errorAt(child.pos, 'a nested <default> needs a class attribute: expected class="name"');
-      if (this.classes.has(cls)) throw errorAt(child.attrPos.class, `default class "${cls}" is defined twice`);
+      if (this.classes.has(cls)) throw errorAt(child.attrPos.class, `default class "${cls}" is defined twice (expected unique class names)`);
       const inherited: TagDefaults = new Map();
       for (const [tag, attrs] of own) inherited.set(tag, new Map(attrs));
       this.classes.set(cls, inherited);
       this.fill(child, inherited);
     }
+  }
+
+  /** The defined class names, for error messages. */
+  describe(): string {
+    const names = [...this.classes.keys()];
+    return names.length === 0 ? 'a class defined in <default>, and none is' : `one of ${names.slice(0, 12).map((c) => `"${c}"`).join(', ')}${names.length > 12 ? ', ...' : ''}`;
   }
 
   has(name: string): boolean {
@@ -56,7 +62,7 @@ export class DefaultClasses {
       const explicit = el.attrs.class;
       const cls = explicit ?? childclass;
       const d = this.classes.get(cls);
-      if (!d) throw errorAt(explicit !== undefined ? el.attrPos.class : el.pos, `unknown default class "${cls}"`);
+      if (!d) throw errorAt(explicit !== undefined ? el.attrPos.class : el.pos, `unknown default class "${cls}" (expected ${this.describe()})`);
       for (const [k, v] of d.get(el.name) ?? []) map.set(k, v);
     }
     const own = new Set<string>();

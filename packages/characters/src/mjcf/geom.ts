@@ -74,7 +74,7 @@ export function readGeom(a: Attrs, angles: AngleSettings, framePose: Pose): Geom
   let pose: Pose;
   const fromto = a.vec('fromto', 6);
   if (fromto) {
-    if (!['capsule', 'cylinder', 'box', 'ellipsoid'].includes(type)) a.fail('fromto', `only capsule, cylinder, box and ellipsoid geoms take fromto (this one is a ${type})`);
+    if (!['capsule', 'cylinder', 'box', 'ellipsoid'].includes(type)) a.fail('fromto', `only capsule, cylinder, box and ellipsoid geoms take fromto (expected one of them, this one is a ${type})`);
     const p0 = fromto.slice(0, 3), p1 = fromto.slice(3);
     const d = sub3(p1, p0);
     const len = norm3(d);
@@ -87,7 +87,7 @@ export function readGeom(a: Attrs, angles: AngleSettings, framePose: Pose): Geom
     pose = { p: (a.vec('pos', 3) ?? [0, 0, 0]) as Vec3, q: frameOrientation(a, angles) };
     const need = type === 'sphere' ? 1 : type === 'capsule' || type === 'cylinder' ? 2 : type === 'box' || type === 'ellipsoid' ? 3 : 0;
     for (let k = 0; k < need; k++) {
-      if (!(size[k] > 0)) a.fail('size', `a ${type} needs ${need} positive size${need > 1 ? 's' : ''} (got ${raw.length ? `"${a.raw('size')}"` : 'none'})`);
+      if (!(size[k] > 0)) a.fail('size', `a ${type} needs ${need} positive size${need > 1 ? 's' : ''} (got ${raw.length ? `"${a.raw('size')}"` : 'none'}): expected ${need} number${need > 1 ? 's' : ''} > 0`);
     }
   }
   pose = { p: add3(framePose.p, quatRotate(framePose.q, pose.p)), q: quatMul(framePose.q, pose.q) };

@@ -275,7 +275,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
         const a = defaults.resolve(c, childclass, false);
         const f = composePose(frame, { p: (a.vec('pos', 3) ?? [0, 0, 0]) as Vec3, q: frameOrientation(a, compiler) });
         const cc = c.attrs.childclass ?? childclass;
-        if (!defaults.has(cc)) throw errorAt(c.attrPos.childclass, `unknown default class "${cc}"`);
+        if (!defaults.has(cc)) throw errorAt(c.attrPos.childclass, `unknown default class "${cc}" (expected ${defaults.describe()})`);
         children(c, f, cc, out);
       } else out.push({ el: c, frame, childclass });
     }
@@ -285,7 +285,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
   /** Mass properties of a body in its own frame (MuJoCo's compiler rules, before settotalmass). */
   const bodyMass = (el: XmlElement, kids: Child[], name: string): MassProps => {
     const inertials = kids.filter((k) => k.el.name === 'inertial');
-    if (inertials.length > 1) throw errorAt(inertials[1].el.pos, `body "${name}" has more than one <inertial>`);
+    if (inertials.length > 1) throw errorAt(inertials[1].el.pos, `body "${name}" has more than one <inertial> (expected at most one)`);
     const useGeoms = compiler.inertiaFromGeom === 'true' || (compiler.inertiaFromGeom === 'auto' && inertials.length === 0);
     let mp: MassProps;
     if (useGeoms) {
@@ -321,13 +321,13 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
       } else a.fail(null, 'expected diaginertia or fullinertia');
       mp = transformMass(pose, { mass, com: [0, 0, 0], inertia: I });
     } else {
-      throw errorAt(el.pos, `body "${name}" has no <inertial>, and the compiler's inertiafromgeom="false" forbids taking its mass from geoms`);
+      throw errorAt(el.pos, `body "${name}" has no <inertial>, and the compiler's inertiafromgeom="false" forbids taking its mass from geoms (expected an <inertial>)`);
     }
     if (compiler.boundMass > 0 && mp.mass < compiler.boundMass) mp = { ...mp, mass: compiler.boundMass };
     const adj = adjustPrincipal(mp.inertia, compiler.boundInertia, compiler.balanceInertia);
     if (!adj.triangle) {
       const at = inertials[0]?.el.pos ?? el.pos;
-      throw errorAt(at, `body "${name}": its principal moments of inertia break A + B >= C (set the compiler's balanceinertia="true" to even them out)`);
+      throw errorAt(at, `body "${name}": its principal moments of inertia break A + B >= C (expected the moments of a rigid body; set the compiler's balanceinertia="true" to even them out)`);
     }
     return { ...mp, inertia: adj.inertia };
   };
@@ -336,7 +336,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
     if (k.el.name === 'freejoint') {
       const a = ownAttrs(k.el);
       for (const key of Object.keys(k.el.attrs)) {
-        if (!['name', 'group', 'align'].includes(key)) a.fail(key, 'a <freejoint> takes only name, group and align');
+        if (!['name', 'group', 'align'].includes(key)) a.fail(key, 'a <freejoint> takes only name, group and align (expected no other attribute)');
       }
       return { a, type: 'free', name: uniqueNamed(a, k.el, bodyName) };
     }
@@ -348,7 +348,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
   const uniqueNamed = (a: Attrs, el: XmlElement, fallback: string): string => {
     const n = el.attrs.name;
     if (n !== undefined) {
-      if (jointNames.has(n)) a.fail('name', `joint name "${n}" is used twice`);
+      if (jointNames.has(n)) a.fail('name', `joint name "${n}" is used twice (expected unique joint names)`);
       jointNames.add(n);
       return n;
     }
@@ -360,14 +360,14 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
     const bodyIndex = bodies.length;
     let name = el.attrs.name;
     if (name !== undefined) {
-      if (bodyNames.has(name)) own.fail('name', `body name "${name}" is used twice`);
+      if (bodyNames.has(name)) own.fail('name', `body name "${name}" is used twice (expected unique body names)`);
     } else {
       name = `body${bodyIndex + 1}`;
       for (let k = 2; bodyNames.has(name); k++) name = `body${bodyIndex + 1}#${k}`;
     }
     bodyNames.add(name);
     const cc = el.attrs.childclass ?? childclass;
-    if (!defaults.has(cc)) throw errorAt(el.attrPos.childclass, `unknown default class "${cc}"`);
+    if (!defaults.has(cc)) throw errorAt(el.attrPos.childclass, `unknown default class "${cc}" (expected ${defaults.describe()})`);
     const mocap = own.bool('mocap', false);
     const local = composePose(frame, { p: (own.vec('pos', 3) ?? [0, 0, 0]) as Vec3, q: frameOrientation(own, compiler) });
     const kids = children(el, IDENTITY_POSE, cc);
@@ -376,7 +376,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
       if (!BODY_CHILDREN.has(k.el.name)) throw errorAt(k.el.pos, `unknown element <${k.el.name}> in body "${name}" (expected body, joint, freejoint, geom, inertial, site, camera, light or frame)`);
     }
     const jointKids = kids.filter((k) => k.el.name === 'joint' || k.el.name === 'freejoint');
-    if (mocap && jointKids.length > 0) throw errorAt(jointKids[0].el.pos, `mocap body "${name}" cannot have joints`);
+    if (mocap && jointKids.length > 0) throw errorAt(jointKids[0].el.pos, `mocap body "${name}" cannot have joints (expected none)`);
     const inParent = composePose(parentToLink, local); // body frame -> parent link (or world) coordinates
     const info: MJCFBody = { name, parent: parentBody, link: parentLink, frameInLink: { position: [0, 0, 0], rotation: [0, 0, 0, 1] }, joints: [], mass: 0 };
     let toLink: Pose = inParent;
@@ -385,11 +385,11 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
       const read = jointKids.map((k, i) => ({ k, ...readJoint(k, name!, jointKids.length, i) }));
       const free = read.findIndex((r) => r.type === 'free');
       if (free >= 0) {
-        if (read.length > 1) throw errorAt(read[free].k.el.pos, `a free joint must be the only joint of its body ("${name}" has ${read.length})`);
-        if (parentBody !== -1 || parentLink !== -1) throw errorAt(read[free].k.el.pos, `a free joint is allowed only in a child of the world body ("${name}" is inside "${bodies[parentBody]?.info.name ?? 'a static body'}")`);
+        if (read.length > 1) throw errorAt(read[free].k.el.pos, `a free joint must be the only joint of its body ("${name}" has ${read.length}, expected 1)`);
+        if (parentBody !== -1 || parentLink !== -1) throw errorAt(read[free].k.el.pos, `a free joint is allowed only in a child of the world body ("${name}" is inside "${bodies[parentBody]?.info.name ?? 'a static body'}"; expected a hinge, slide or ball joint here)`);
       }
       if (read.some((r) => r.type === 'ball') && read.filter((r) => r.type === 'ball' || r.type === 'hinge').length > 1) {
-        throw errorAt(read.find((r) => r.type === 'ball')!.k.el.pos, `a ball joint cannot share body "${name}" with other rotational joints (MuJoCo's rule)`);
+        throw errorAt(read.find((r) => r.type === 'ball')!.k.el.pos, `a ball joint cannot share body "${name}" with other rotational joints (MuJoCo's rule; expected the ball joint alone)`);
       }
       let prevAnchor: Vec3 = [0, 0, 0];
       let link = parentLink;
@@ -445,7 +445,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
             const lim = limitsOf(a, compiler);
             if (lim) {
               const max = toRadians(lim[1], compiler);
-              if (!(max > 0)) a.fail('range', `a ball joint's range is "0 max" with max > 0 (got "${a.raw('range')}")`);
+              if (!(max > 0)) a.fail('range', `a ball joint's range is "0 max" with max > 0 (got "${a.raw('range')}", expected "0 max")`);
               joint.limits = { swing: Math.min(max, Math.PI), twist: [-max, max] };
             }
             if (a.number('stiffness', 0) > 0) warnings.push(`joint "${r.name}": stiffness on a ball joint is not imported`);
@@ -492,7 +492,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
         if (s) staticShapes.push(s);
         continue;
       }
-      if (g.type === 'plane') throw errorAt(k.el.pos, `a plane can only belong to the world or a static body ("${name}" moves)`);
+      if (g.type === 'plane') throw errorAt(k.el.pos, `a plane can only belong to the world or a static body ("${name}" moves; expected a plane in <worldbody>)`);
       const s = geomShape(g, toLink);
       if (!s) {
         warnings.push(`body "${name}": a ${g.type} geom has no collision shape here and is left out`);
@@ -516,9 +516,9 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
         const g = readGeom(defaults.resolve(k.el, k.childclass), compiler, k.frame);
         const s = g.collides ? geomShape(g, world) : null;
         if (s) staticShapes.push(s);
-      } else if (k.el.name === 'joint' || k.el.name === 'freejoint') throw errorAt(k.el.pos, 'joints cannot be defined in the world body');
-      else if (k.el.name === 'inertial') throw errorAt(k.el.pos, 'the world body has no <inertial>');
-      else if (!BODY_CHILDREN.has(k.el.name)) throw errorAt(k.el.pos, `unknown element <${k.el.name}> in the world body`);
+      } else if (k.el.name === 'joint' || k.el.name === 'freejoint') throw errorAt(k.el.pos, 'joints cannot be defined in the world body (expected them inside a <body>)');
+      else if (k.el.name === 'inertial') throw errorAt(k.el.pos, 'the world body has no <inertial> (expected none in <worldbody>)');
+      else if (!BODY_CHILDREN.has(k.el.name)) throw errorAt(k.el.pos, `unknown element <${k.el.name}> in the world body (expected body, geom, site, camera, light or frame)`);
     }
   }
   if (links.length === 0) throw errorAt(worldbodies[0].pos, 'expected at least one body with a joint: the model has nothing that moves');
@@ -526,7 +526,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
   // settotalmass, then the links' mass properties
   let totalMass = bodies.reduce((m, b) => m + b.mass.mass, 0);
   if (compiler.setTotalMass > 0) {
-    if (!(totalMass > 0)) throw errorAt(root.pos, 'settotalmass needs a model with mass');
+    if (!(totalMass > 0)) throw errorAt(root.pos, 'settotalmass needs a model with mass (expected geoms or inertials with positive mass)');
     const s = compiler.setTotalMass / totalMass;
     for (const b of bodies) b.mass = { mass: b.mass.mass * s, com: b.mass.com, inertia: b.mass.inertia.map((x) => x * s) as Inertia6 };
     totalMass = bodies.reduce((m, b) => m + b.mass.mass, 0);
@@ -670,7 +670,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
 function limitsOf(a: Attrs, c: Compiler): [number, number] | null {
   const limited = a.keyword('limited', ['true', 'false', 'auto'] as const, 'auto');
   const hasRange = a.has('range');
-  if (limited === 'auto' && !c.autoLimits && hasRange) a.fail('range', 'a range without limited="true" is an error when the compiler has autolimits="false"');
+  if (limited === 'auto' && !c.autoLimits && hasRange) a.fail('range', 'a range without limited="true" is an error when the compiler has autolimits="false" (expected limited="true" or "false")');
   const on = limited === 'true' || (limited === 'auto' && c.autoLimits && hasRange);
   if (!on) return null;
   const r = (a.vec('range', 2) ?? [0, 0]) as [number, number];

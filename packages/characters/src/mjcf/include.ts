@@ -21,19 +21,19 @@ export function expandIncludes(root: XmlElement, read: IncludeReader | undefined
       }
       const file = child.attrs.file;
       if (file === undefined || file.length === 0) throw errorAt(child.pos, '<include> needs a file attribute: expected file="path"');
-      if (stack.includes(file)) throw errorAt(child.attrPos.file, `include cycle: ${[...stack, file].join(' -> ')}`);
-      if (seen.has(file)) throw errorAt(child.attrPos.file, `"${file}" is included more than once`);
+      if (stack.includes(file)) throw errorAt(child.attrPos.file, `include cycle: ${[...stack, file].join(' -> ')} (expected every file to be included once, without cycles)`);
+      if (seen.has(file)) throw errorAt(child.attrPos.file, `"${file}" is included more than once (expected every file to be included once)`);
       if (!read) throw errorAt(child.attrPos.file, `cannot include "${file}": expected a readInclude option to read included files`);
       let text: string;
       try {
         text = read(file);
       } catch (e) {
-        throw errorAt(child.attrPos.file, `cannot read included file "${file}": ${(e as Error).message}`);
+        throw errorAt(child.attrPos.file, `cannot read included file "${file}": ${(e as Error).message} (expected a file that readInclude can read)`);
       }
       if (typeof text !== 'string') throw errorAt(child.attrPos.file, `readInclude("${file}") returned ${typeof text}, expected the file's text`);
       seen.add(file);
       const inc = parseXML(text, file);
-      if (inc.name !== 'mujoco') throw errorAt(inc.pos, `an included file's root element must be <mujoco>, found <${inc.name}>`);
+      if (inc.name !== 'mujoco') throw errorAt(inc.pos, `an included file's root element must be <mujoco>, found <${inc.name}> (expected <mujoco>)`);
       expand(inc, [...stack, file]);
       out.push(...inc.children);
     }

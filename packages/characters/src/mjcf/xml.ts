@@ -80,12 +80,12 @@ class Reader {
       if (!m.endsWith(';')) this.fail('expected ";" to end an entity reference ("&" must be written "&amp;")', start + off);
       if (body.startsWith('#x') || body.startsWith('#X')) {
         const c = parseInt(body.slice(2), 16);
-        if (!/^[0-9a-fA-F]+$/.test(body.slice(2)) || c > 0x10ffff) this.fail(`invalid character reference "&${body};"`, start + off);
+        if (!/^[0-9a-fA-F]+$/.test(body.slice(2)) || c > 0x10ffff) this.fail(`invalid character reference "&${body};" (expected &#digits; or &#xhex; up to 0x10FFFF)`, start + off);
         return String.fromCodePoint(c);
       }
       if (body.startsWith('#')) {
         const c = parseInt(body.slice(1), 10);
-        if (!/^[0-9]+$/.test(body.slice(1)) || c > 0x10ffff) this.fail(`invalid character reference "&${body};"`, start + off);
+        if (!/^[0-9]+$/.test(body.slice(1)) || c > 0x10ffff) this.fail(`invalid character reference "&${body};" (expected &#digits; or &#xhex; up to 0x10FFFF)`, start + off);
         return String.fromCodePoint(c);
       }
       const e = ENTITIES[body];
@@ -155,8 +155,8 @@ function parseElement(r: Reader): XmlElement {
     if (ve < 0) r.fail(`unexpected end of file: the value of the attribute "${an}" is not closed with ${q}`, r.i);
     const raw = r.text.slice(vs, ve);
     const lt = raw.indexOf('<');
-    if (lt >= 0) r.fail(`"<" is not allowed in the value of the attribute "${an}" (a missing quote?)`, vs + lt);
-    if (Object.prototype.hasOwnProperty.call(el.attrs, an)) r.fail(`duplicate attribute "${an}" in <${name}>`, at);
+    if (lt >= 0) r.fail(`"<" is not allowed in the value of the attribute "${an}" (expected the closing quote before it: a missing quote?)`, vs + lt);
+    if (Object.prototype.hasOwnProperty.call(el.attrs, an)) r.fail(`duplicate attribute "${an}" in <${name}> (expected each attribute once)`, at);
     el.attrs[an] = r.decode(raw, vs);
     el.attrPos[an] = r.posOf(at);
     r.i = ve + 1;

@@ -1,0 +1,183 @@
+/**
+ * Extra care for spherical joint limits, on top of the constraints package's JointLimits (which
+ * the World always runs). Two things that source does not do:
+ *
+ * 1. The rate of an elliptical cone's constraint. JointLimits writes the swing limit as
+ *    g = cone(phi) - theta (theta the swing angle, phi the direction of the swing axis n = cos phi u
+ *    + sin phi v about the twist axis a) with the row -R^T n, the rate of -theta only. When the swing
+ *    turns from the wide axis of the cone toward the narrow one (an ankle rolling from flexion,
+ *    35 degrees, into inversion, 15 degrees) g falls while theta stands still, and the row neither
+ *    sees it coming nor stops it. With b = R a and m = n x a, b = cos(theta) a + sin(theta) m, the
+ *    joint-frame angular velocity W = R w gives (derived here):
+ *        d theta / dt = W . n,    d phi / dt = W . a - cot(theta) W . m,
+ *        cone'(phi) = -cone^3 sin(phi) cos(phi) (1 / s2^2 - 1 / s1^2),
+ *    so the row of g in the link frame is  cone'(phi) (R^T a - cot(theta) R^T m) - R^T n.
+ *    The twist psi of q = swing * twist has the rate a . w + (1 - cos theta) d phi / dt (the body
+ *    rate of a swing exp(theta n) has the component -(1 - cos theta) d phi / dt along a), where
+ *    JointLimits takes a . w. The guard adds these rows next to JointLimits' own (both push inward,
+ *    so together they only ask for more: a swing sliding along the cone toward its wider side is
+ *    held a little harder than it need be).
+ *
+ * 2. Backtracking. The World halves a step whose tentative state violates a unilateral condition
+ *    deeper than its tolerance, asking every source for its violation; JointLimits.violation()
+ *    answers for revolute and prismatic joints only. The guard answers for spherical joints: how
+ *    much deeper than at the start of the step a joint has gone past its cone or twist range (the
+ *    growth, so a joint resting a little past its stop does not halve every step).
+ *
+ * One guard per World (ensureSphericalLimitGuard); MotionFollower adds it.
+ */
+import { JointType, type Model } from '@sinew/featherstone';
+import { RowTag, type Body, type ConstraintSource, type RowBuffer, type StepContext, type World } from '@sinew/constraints';
+import { sphericalExcess } from './joint-range.js';
+
+export interface SphericalLimitGuardOptions {
+  /**
+   * Rows are added within this distance of a stop (rad), or when the stop would be reached within
+   * two steps (default 0.1, five times JointLimits' margin: a row that is there, even open, also
+   * takes part in the World's post-stabilisation, whose position correction can otherwise carry a
+   * joint through a stop it has no row for).
+   */
+  margin?: number;
+  /** Twist rows are corrected only beyond this swing angle (rad, default 0.1): below it (1 - cos theta) is negligible. */
+  twistSwing?: number;
+  /** Add the corrected rows (default true); false leaves only the backtracking. */
+  rows?: boolean;
+}
+
+/** Warm-start key of a guard row: its own key space, away from the World's. */
+function guardKey(body: number, link: number, which: number): number {
+  return ((7 * 4096 + body) * 65536 + link) * 8 + which;
+}
+
+export class SphericalLimitGuard implements ConstraintSource {
+  margin: number;
+  twistSwing: number;
+  rows: boolean;
+  /** Excess per (body, link) at the start of the current step piece. */
+  private start: Float64Array[] = [];
+
+  constructor(options: SphericalLimitGuardOptions = {}) {
+    this.margin = options.margin ?? 0.1;
+    this.twistSwing = options.twistSwing ?? 0.1;
+    this.rows = options.rows ?? true;
+  }
+
+  addRows(rows: RowBuffer, ctx: StepContext): void {
+    const bodies = ctx.bodies;
+    if (this.start.length !== bodies.length) this.start = bodies.map((b) => new Float64Array(b.model.nLinks));
+    for (let k = 0; k < bodies.length; k++) {
+      const b = bodies[k];
+      if (b.sleeping) continue;
+      const m = b.model, s = this.start[k];
+      for (let i = 0; i < m.nLinks; i++) {
+        if (m.jointType[i] !== JointType.spherical || !m.sphericalLimits[i]) { s[i] = 0; continue; }
+        s[i] = sphericalExcess(m, b.state.q, i);
+        if (this.rows) this.addJointRows(rows, b, i, ctx.h);
+      }
+    }
+  }
+
+  violation(ctx: StepContext): number {
+    let worst = 0;
+    const bodies = ctx.bodies;
+    for (let k = 0; k < bodies.length && k < this.start.length; k++) {
+      const b = bodies[k];
+      if (b.sleeping) continue;
+      const m = b.model, s = this.start[k];
+      for (let i = 0; i < m.nLinks; i++) {
+        if (m.jointType[i] !== JointType.spherical || !m.sphericalLimits[i]) continue;
+        const e = sphericalExcess(m, b.state.q, i) - s[i];
+        if (e > worst) worst = e;
+      }
+    }
+    return worst;
+  }
+
+  private readonly f = new Float64Array(24);
+
+  private addJointRows(rows: RowBuffer, body: Body, link: number, h: number): void {
+    const m: Model = body.model;
+    const lim = m.sphericalLimits[link]!;
+    const q = body.state.q, qo = m.qOffset[link];
+    const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
+    const a = lim.twistAxis;
+    const [s1, s2] = lim.swing;
+    const f = this.f;
+    // b = R a; swing angle theta and axis n = a x b / |a x b|
+    rotate(x, y, z, w, a[0], a[1], a[2], f, 0);
+    const bx = f[0], by = f[1], bz = f[2];
+    const cx = a[1] * bz - a[2] * by, cy = a[2] * bx - a[0] * bz, cz = a[0] * by - a[1] * bx;
+    const sn = Math.hypot(cx, cy, cz);
+    const theta = Math.atan2(sn, a[0] * bx + a[1] * by + a[2] * bz);
+    if (sn < 1e-6 || theta < 1e-3) return; // direction undefined: nothing turns the cone
+    const nx = cx / sn, ny = cy / sn, nz = cz / sn;
+    // m = n x a
+    const mx = ny * a[2] - nz * a[1], my = nz * a[0] - nx * a[2], mz = nx * a[1] - ny * a[0];
+    // link-frame images R^T n, R^T a, R^T m
+    rotate(-x, -y, -z, w, nx, ny, nz, f, 3);
+    rotate(-x, -y, -z, w, a[0], a[1], a[2], f, 6);
+    rotate(-x, -y, -z, w, mx, my, mz, f, 9);
+    const cot = Math.cos(theta) / Math.sin(theta);
+    // d phi / dt = w . (R^T a - cot(theta) R^T m)
+    const px = f[6] - cot * f[9], py = f[7] - cot * f[10], pz = f[8] - cot * f[11];
+    const vo = m.vOffset[link], qd = body.state.qd;
+    // cone axes u, v (as JointLimits builds them)
+    let ux = 1 - a[0] * a[0], uy = -a[0] * a[1], uz = -a[0] * a[2];
+    let un = Math.hypot(ux, uy, uz);
+    if (un < 1e-6) { ux = -a[2] * a[0]; uy = -a[2] * a[1]; uz = 1 - a[2] * a[2]; un = Math.hypot(ux, uy, uz); }
+    ux /= un; uy /= un; uz /= un;
+    const vx = a[1] * uz - a[2] * uy, vy = a[2] * ux - a[0] * uz, vz = a[0] * uy - a[1] * ux;
+    const c = nx * ux + ny * uy + nz * uz, s = nx * vx + ny * vy + nz * vz;
+    const S1 = Math.max(s1, 1e-9), S2 = Math.max(s2, 1e-9);
+    if (Math.abs(s1 - s2) > 1e-9) {
+      const cone = 1 / Math.sqrt((c / S1) ** 2 + (s / S2) ** 2);
+      const dcone = -cone * cone * cone * s * c * (1 / (S2 * S2) - 1 / (S1 * S1));
+      // row of g = cone(phi) - theta
+      const jx = dcone * px - f[3], jy = dcone * py - f[4], jz = dcone * pz - f[5];
+      const rate = jx * qd[vo] + jy * qd[vo + 1] + jz * qd[vo + 2];
+      const g = cone - theta;
+      if (g < this.margin + Math.max(0, -rate * h * 2)) {
+        const r = rows.addJointVec(RowTag.Limit, body.index, link, jx, jy, jz);
+        rows.setBounds(r, 0, Infinity);
+        rows.error[r] = g;
+        rows.key[r] = guardKey(body.index, link, 0);
+      }
+    }
+    if (theta > this.twistSwing) {
+      let psi = 2 * Math.atan2(x * a[0] + y * a[1] + z * a[2], w);
+      if (psi > Math.PI) psi -= 2 * Math.PI;
+      if (psi < -Math.PI) psi += 2 * Math.PI;
+      const k = 1 - Math.cos(theta);
+      // row of psi: a + (1 - cos theta) (R^T a - cot(theta) R^T m)
+      const tx = a[0] + k * px, ty = a[1] + k * py, tz = a[2] + k * pz;
+      const rate = tx * qd[vo] + ty * qd[vo + 1] + tz * qd[vo + 2];
+      const [lo, hi] = lim.twist;
+      if (psi - lo < this.margin + Math.max(0, -rate * h * 2)) {
+        const r = rows.addJointVec(RowTag.Limit, body.index, link, tx, ty, tz);
+        rows.setBounds(r, 0, Infinity);
+        rows.error[r] = psi - lo;
+        rows.key[r] = guardKey(body.index, link, 1);
+      }
+      if (hi - psi < this.margin + Math.max(0, rate * h * 2)) {
+        const r = rows.addJointVec(RowTag.Limit, body.index, link, -tx, -ty, -tz);
+        rows.setBounds(r, 0, Infinity);
+        rows.error[r] = hi - psi;
+        rows.key[r] = guardKey(body.index, link, 2);
+      }
+    }
+  }
+}
+
+/** out[o..o+2] = q v q* for the quaternion (x, y, z, w). */
+function rotate(x: number, y: number, z: number, w: number, vx: number, vy: number, vz: number, out: Float64Array, o: number): void {
+  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
+  out[o] = vx + w * tx + (y * tz - z * ty);
+  out[o + 1] = vy + w * ty + (z * tx - x * tz);
+  out[o + 2] = vz + w * tz + (x * ty - y * tx);
+}
+
+/** The World's SphericalLimitGuard, added if it has none. */
+export function ensureSphericalLimitGuard(world: World): SphericalLimitGuard {
+  for (const s of world.sources) if (s instanceof SphericalLimitGuard) return s;
+  return world.addConstraint(new SphericalLimitGuard());
+}

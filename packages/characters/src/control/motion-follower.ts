@@ -1,0 +1,446 @@
+/**
+ * Motion following (Kokkevis section 8.3): a character of a World plays a motion clip by joint
+ * drives, so it moves like the clip while it still reacts to the ground, to hits and to its own
+ * joint limits.
+ *
+ * Every World step (and sub-step) the follower reads the clip at its own time t, retargeted to the
+ * model (a JointTrajectory), into the targets of a TrajectoryFollower (constraints package): q_d,
+ * qd_d by central differences and qdd_d by differences of those (or zero), driving each dof toward
+ * qdd = Kp (q_d - q) + Kd (qd_d - qd) + qdd_d with gains from a settle time per joint group and a
+ * maximum torque per dof. The row is solved with the contacts and limits in one LCP, so a bounded
+ * drive gives way where the ground or a limit says no.
+ *
+ * The root (a free joint) has three modes:
+ *  - 'kinematic': its six dofs are driven without bound: the character follows the clip's root path
+ *    (to the solver's precision, whatever the contacts: a character on rails, no balance needed);
+ *  - 'assisted': driven by a bounded virtual force and torque (by default 50 % of body weight and
+ *    50 % of body weight times a metre): a hand of god that keeps the character near the path and
+ *    upright but can be overpowered by a hit;
+ *  - 'free': not driven at all (a ragdoll with muscles: it must balance by itself, and falls).
+ *
+ * Time: the follower is a ConstraintSource of the World; it advances its clip time by the World's
+ * own time (times playbackRate), so sub-steps and halved steps read the clip at the right moment.
+ *
+ * Muscle tone (MuscleTone) scales every joint's torque limit: hit() dips it and recovers, die()
+ * fades it to a residual and lets the root go.
+ */
+import { forwardKinematics, JointType, type Model } from '@sinew/featherstone';
+import { gainsFromSettleTime, TrajectoryFollower, type Body, type ConstraintSource, type RowBuffer, type StepContext, type World } from '@sinew/constraints';
+import type { MotionClip, WrapMode } from '../motion/clip.js';
+import type { Retargeter } from '../motion/retarget.js';
+import { applyImpulse, impulseAsForce } from './impulse.js';
+import { JointTrajectory } from './joint-trajectory.js';
+import { groupValue, jointGroups, type JointGroup, type PerGroup } from './joint-groups.js';
+import { projectIntoLimits } from './joint-range.js';
+import { ensureSphericalLimitGuard } from './limit-guard.js';
+import { MuscleTone } from './muscle-tone.js';
+
+export type RootMode = 'kinematic' | 'assisted' | 'free';
+
+/** Settle times (s) of the drives per group: the time a joint alone takes to cover 90 % of a step, critically damped. */
+export const DEFAULT_SETTLE_TIMES: Record<JointGroup, number> = { root: 0.05, spine: 0.08, head: 0.1, arms: 0.1, legs: 0.06, other: 0.1 };
+
+/**
+ * Torque limits (N m per dof) per group, of the order of adult peak isometric joint torques
+ * (hip and knee extensors 150-250 N m, trunk 150-200, shoulder and elbow 50-80, neck 30-50).
+ */
+export const DEFAULT_MAX_TORQUES: Record<JointGroup, number> = { root: Infinity, spine: 200, head: 40, arms: 60, legs: 250, other: 60 };
+
+export interface MotionFollowerOptions {
+  /** The motion as joint targets of the body's model (retargetClip(...).trajectory), or... */
+  trajectory?: JointTrajectory;
+  /** ...a clip and the Retargeter that reads it (every frame is retargeted once, at construction). */
+  clip?: MotionClip;
+  retargeter?: Retargeter;
+  /** Loop or clamp the clip (default: the trajectory's). */
+  wrap?: WrapMode;
+  /** Clip time at the World's current time (default: the trajectory's start). */
+  startTime?: number;
+  /** Clip seconds per World second (default 1). */
+  playbackRate?: number;
+  /** Root mode (default 'kinematic'). */
+  root?: RootMode;
+  /** Bounds of the 'assisted' root: force per axis (N) and torque per axis (N m). Default 0.5 m g and 0.5 m g x 1 m. */
+  assist?: { force?: number; torque?: number };
+  /** Settle time per joint group, seconds (default DEFAULT_SETTLE_TIMES). */
+  settleTime?: PerGroup<number>;
+  /** Maximum torque per dof per joint group, N m (default DEFAULT_MAX_TORQUES). */
+  maxTorque?: PerGroup<number>;
+  /** Joint name -> group, where the names of the links do not tell. */
+  groups?: Readonly<Record<string, JointGroup>>;
+  /** Acceleration feed-forward: 'clip' (finite differences of the clip's velocity, default) or 'none'. */
+  feedforward?: 'clip' | 'none';
+  /**
+   * Apply the drive law to the state one step ahead, as stable PD does (Tan, Liu & Turk 2011) but
+   * in acceleration space, where the drive rows live (unit inertia, exact for an unbounded row):
+   * qdd = Kp (e + h de) + Kd (de + h (qdd_d - qdd)) + qdd_d gives the gains Kp / (1 + Kd h) and
+   * (Kd + Kp h) / (1 + Kd h) on e and de. With the World's semi-implicit Euler, the explicit law with
+   * critically damped gains (Kp = w^2, Kd = 2 w) is stable only for w h < 1 (the step's determinant
+   * is 1 - Kd h), the step-ahead law for w h < 1 + sqrt(3) (determinant 1 - h Kd', derived here):
+   * a 0.06 s settle time (w = 65 rad/s) at 1/60 s is w h = 1.1. Default true.
+   */
+  stepAhead?: boolean;
+  /** Add a SphericalLimitGuard to the World (backtracking on spherical limits, limit-guard.ts), if it has none (default true). */
+  limitGuard?: boolean;
+  /** Put the body on the clip's pose and velocity at the start time (default true). */
+  initialize?: boolean;
+}
+
+export interface HitOptions {
+  /** Link hit (index or name). */
+  link: number | string;
+  /** World point hit. */
+  point: ArrayLike<number>;
+  /** Impulse, N s, world. */
+  impulse: ArrayLike<number>;
+  /** 'velocity' (default): the velocity jump M^-1 J^T p now (held root dofs stay still); 'force': p / h over the next step of length h, shared with the contacts. */
+  as?: 'velocity' | 'force';
+  /** Step length for 'force' (s). */
+  h?: number;
+  /** Tone at the bottom of the dip (default 0.3), reached in `dipTime` (default 0.05 s), back to 1 over `recoverTime` (default 0.6 s). */
+  tone?: number;
+  dipTime?: number;
+  recoverTime?: number;
+}
+
+export interface DeathOptions {
+  /** Start from the clip's pose and velocity at the current clip time (default true); false keeps the simulated state. */
+  fromClip?: boolean;
+  /** An impulse at the moment of death (a shot). */
+  impulse?: { link: number | string; point: ArrayLike<number>; impulse: ArrayLike<number> };
+  /** Seconds over which the muscle tone fades (default 0.8) and the tone left (default 0.05). */
+  fadeTime?: number;
+  residualTone?: number;
+  /**
+   * What the fading muscles aim at: 'clip' (default: the clip goes on playing while the tone fades,
+   * so the first frames continue its motion; then its pose at the end of the fade is held), 'hold'
+   * (the pose at the moment of death), or 'relaxed' (a slightly flexed neutral pose).
+   */
+  pose?: 'clip' | 'hold' | 'relaxed';
+  /**
+   * Let the body sleep once it lies still (default true): after the fade, when its root-mean-square
+   * speed stays below the World's sleepSpeed for the World's sleepTime, the follower switches
+   * itself off (enabled = false: the residual tone goes too), and the World puts the body to sleep.
+   */
+  sleepAtRest?: boolean;
+}
+
+let nextId = 1;
+
+export class MotionFollower implements ConstraintSource {
+  readonly id = nextId++;
+  enabled = true;
+  readonly world: World;
+  readonly bodyRef: Body;
+  /** Body index (the World reads it: a driven body does not sleep). */
+  readonly body: number;
+  readonly model: Model;
+  readonly trajectory: JointTrajectory;
+  /** The drive rows (not added to the World by itself: the follower adds its rows). */
+  readonly drive: TrajectoryFollower;
+  /** Group of each link's joint. */
+  readonly groups: readonly JointGroup[];
+  /** Torque limit per dof at full tone (root dofs: the root mode's bounds). */
+  readonly maxTorque: Float64Array;
+  /** Acceleration gains (1/s^2, 1/s) per dof from the settle times: the drive law qdd = Kp e + Kd de + qdd_d. */
+  readonly kp: Float64Array;
+  readonly kd: Float64Array;
+  /** Apply the drive law one step ahead (see MotionFollowerOptions.stepAhead). */
+  stepAhead: boolean;
+  /** Muscle tone over World time. */
+  readonly tone = new MuscleTone(1);
+  private clipTime: number;
+  private syncTime: number;
+  private rate: number;
+  wrap: WrapMode;
+  feedforward: 'clip' | 'none';
+  /** Tone of the last step. */
+  currentTone = 1;
+  private _root: RootMode = 'kinematic';
+  private assistForce: number;
+  private assistTorque: number;
+  /** Fixed targets (death 'hold' / 'relaxed', or a frozen clip), or null while the clip plays. */
+  private heldQ: Float64Array | null = null;
+  /** World time after which the clip stops and its pose is held (death with pose 'clip'). */
+  private holdAt = Infinity;
+  /** World time after which a dead body may be switched off once still, and how long it has been still. */
+  private restAfter = Infinity;
+  private restTime = 0;
+
+  constructor(world: World, body: Body, options: MotionFollowerOptions = {}) {
+    this.world = world;
+    this.bodyRef = body;
+    this.body = body.index;
+    this.model = body.model;
+    const m = body.model;
+    if (options.trajectory) {
+      if (options.trajectory.model !== m) throw new RangeError('MotionFollower: the trajectory is for another model');
+      this.trajectory = options.trajectory;
+    } else if (options.clip && options.retargeter) {
+      this.trajectory = JointTrajectory.fromClip(m, options.clip, options.retargeter);
+    } else {
+      throw new RangeError('MotionFollower: give a trajectory, or a clip and its retargeter');
+    }
+    this.wrap = options.wrap ?? this.trajectory.wrap;
+    this.clipTime = options.startTime ?? this.trajectory.startTime;
+    this.syncTime = world.time;
+    this.rate = options.playbackRate ?? 1;
+    if (!Number.isFinite(this.rate)) throw new RangeError(`MotionFollower: playbackRate ${this.rate} is not finite`);
+    this.feedforward = options.feedforward ?? 'clip';
+    this.groups = jointGroups(m, options.groups);
+    const weight = m.totalMass() * Math.hypot(world.gravity[0], world.gravity[1], world.gravity[2]);
+    this.assistForce = options.assist?.force ?? 0.5 * weight;
+    this.assistTorque = options.assist?.torque ?? 0.5 * weight;
+    this.drive = new TrajectoryFollower(body, { includeRoot: true });
+    this.maxTorque = new Float64Array(m.nv);
+    this.kp = new Float64Array(m.nv);
+    this.kd = new Float64Array(m.nv);
+    for (let i = 0; i < m.nLinks; i++) {
+      const g = this.groups[i];
+      const ts = groupValue(options.settleTime, g, DEFAULT_SETTLE_TIMES);
+      const { kp, kd } = gainsFromSettleTime(ts);
+      const max = groupValue(options.maxTorque, g, DEFAULT_MAX_TORQUES);
+      if (!(max >= 0)) throw new RangeError(`MotionFollower: max torque of group "${g}" must be >= 0, got ${max}`);
+      for (let k = 0; k < m.jointNv[i]; k++) {
+        const d = m.vOffset[i] + k;
+        this.kp[d] = kp;
+        this.kd[d] = kd;
+        this.maxTorque[d] = max;
+      }
+    }
+    this.stepAhead = options.stepAhead ?? true;
+    this.root = options.root ?? 'kinematic';
+    if (options.initialize !== false) this.resetToClip();
+    world.addConstraint(this);
+    if (options.limitGuard !== false) ensureSphericalLimitGuard(world);
+  }
+
+  /** Clip time of the body's current state (the World's time mapped through the playback rate). */
+  get time(): number {
+    return this.clipTime + (this.world.time - this.syncTime) * this.rate;
+  }
+
+  set time(t: number) {
+    if (!Number.isFinite(t)) throw new RangeError(`MotionFollower: time ${t} is not finite`);
+    this.clipTime = t;
+    this.syncTime = this.world.time;
+  }
+
+  /** Clip seconds per World second (0 pauses the clip: the drives hold its pose). */
+  get playbackRate(): number {
+    return this.rate;
+  }
+
+  set playbackRate(r: number) {
+    if (!Number.isFinite(r)) throw new RangeError(`MotionFollower: playbackRate ${r} is not finite`);
+    this.clipTime = this.time;
+    this.syncTime = this.world.time;
+    this.rate = r;
+  }
+
+  get root(): RootMode {
+    return this._root;
+  }
+
+  /** Switches the root mode (takes effect at the next step). */
+  set root(mode: RootMode) {
+    const m = this.model;
+    if (m.jointType[0] !== JointType.free) {
+      this._root = mode;
+      return;
+    }
+    if (mode !== 'kinematic' && mode !== 'assisted' && mode !== 'free') throw new RangeError(`MotionFollower: root mode "${String(mode)}": expected 'kinematic', 'assisted' or 'free'`);
+    this._root = mode;
+    this.drive.driven[0] = mode === 'free' ? 0 : 1;
+    const v = m.vOffset[0];
+    for (let k = 0; k < 6; k++) this.maxTorque[v + k] = mode === 'kinematic' ? Infinity : k < 3 ? this.assistTorque : this.assistForce;
+  }
+
+  /** Puts the body on the clip's pose and velocity at the follower's time. */
+  resetToClip(): void {
+    const st = this.bodyRef.state;
+    this.trajectory.sampleQ(this.time, st.q, this.wrap);
+    this.trajectory.sampleQd(this.time, st.qd, this.wrap);
+    for (let d = 0; d < st.qd.length; d++) st.qd[d] *= this.playbackRate;
+    st.work.dynamicsValid = false;
+    forwardKinematics(this.model, st, true);
+    this.world.wake(this.bodyRef);
+  }
+
+  /** Moves the clip to time t (the body is not moved: the drives pull it there). */
+  seek(t: number): void {
+    this.time = t;
+  }
+
+  /** Removes the follower from its World. */
+  remove(): void {
+    this.world.removeConstraint(this);
+  }
+
+  /** The targets for clip time t (q, qd, qdd) written into the drive, and the torque limits for the tone. */
+  private writeTargets(t: number, worldTime: number, h: number): void {
+    const d = this.drive, traj = this.trajectory, r = this.playbackRate;
+    if (worldTime >= this.holdAt && !this.heldQ) this.heldQ = traj.sampleQ(t, new Float64Array(this.model.nq), this.wrap);
+    if (this.heldQ) {
+      d.targetQ.set(this.heldQ);
+      d.targetQd.fill(0);
+      d.targetQdd.fill(0);
+    } else {
+      traj.sampleQ(t, d.targetQ, this.wrap);
+      traj.sampleQd(t, d.targetQd, this.wrap);
+      for (let k = 0; k < d.targetQd.length; k++) d.targetQd[k] *= r;
+      if (this.feedforward === 'clip' && r !== 0) {
+        traj.sampleQdd(t, d.targetQdd, this.wrap);
+        for (let k = 0; k < d.targetQdd.length; k++) d.targetQdd[k] *= r * r;
+      } else d.targetQdd.fill(0);
+    }
+    for (let k = 0; k < this.kp.length; k++) {
+      const kp = this.kp[k], kd = this.kd[k];
+      if (this.stepAhead) {
+        const s = 1 / (1 + kd * h);
+        d.kp[k] = kp * s;
+        d.kd[k] = (kd + kp * h) * s;
+      } else {
+        d.kp[k] = kp;
+        d.kd[k] = kd;
+      }
+    }
+    const tone = this.tone.at(worldTime);
+    this.currentTone = tone;
+    const m = this.model, v0 = m.jointType[0] === JointType.free ? 6 : 0;
+    for (let k = 0; k < m.nv; k++) d.maxTorque[k] = k < v0 ? this.maxTorque[k] : this.maxTorque[k] * tone;
+  }
+
+  addRows(rows: RowBuffer, ctx: StepContext): void {
+    if (!this.enabled) return;
+    if (ctx.bodies[this.body].sleeping) return;
+    if (this.world.time >= this.restAfter && this.stillFor(ctx.h)) {
+      this.enabled = false;
+      return;
+    }
+    this.writeTargets(this.time, this.world.time, ctx.h);
+    this.drive.addRows(rows, ctx);
+  }
+
+  /** True once the body has moved slower than the World's sleep speed for its sleep time (velocities of the World's last kinematics). */
+  private stillFor(h: number): boolean {
+    const m = this.model, v = this.bodyRef.state.work.v;
+    // kinetic energy 1/2 sum v_i . I_i v_i, from the link velocities the World's kinematics left
+    let e = 0;
+    for (let i = 0; i < m.nLinks; i++) {
+      const o = 6 * i, I = m.I, io = 36 * i;
+      for (let r = 0; r < 6; r++) {
+        let s = 0;
+        for (let c = 0; c < 6; c++) s += I[io + 6 * r + c] * v[o + c];
+        e += v[o + r] * s;
+      }
+    }
+    const speed = Math.sqrt(e / m.totalMass());
+    this.restTime = speed < this.world.sleepSpeed ? this.restTime + h : 0;
+    return this.restTime >= this.world.sleepTime;
+  }
+
+  /** Joint error per joint at the current clip time: angle of Q^-1 Q_d for rotations, |q - q_d| for 1-dof joints (rad); the free root's position error (m) under `${name}.position`. */
+  jointErrors(out: Record<string, number> = {}): Record<string, number> {
+    const m = this.model, q = this.bodyRef.state.q;
+    const target = this.heldQ ?? this.trajectory.sampleQ(this.time, new Float64Array(m.nq), this.wrap);
+    return jointErrors(m, q, target, out);
+  }
+
+  /**
+   * A hit that is not death: an impulse, a dip in muscle tone, and recovery to the clip. With a
+   * kinematic root the impulse moves the joints only (the root is held, as its unbounded drive would).
+   */
+  hit(options: HitOptions): void {
+    const m = this.model, st = this.bodyRef.state;
+    const link = typeof options.link === 'string' ? m.linkIndex(options.link) : options.link;
+    if ((options.as ?? 'velocity') === 'force') {
+      impulseAsForce(st, link, options.point, options.impulse, options.h ?? 1 / 60);
+    } else {
+      const hold = this._root === 'kinematic' && m.jointType[0] === JointType.free ? [0, 1, 2, 3, 4, 5] : [];
+      applyImpulse(m, st, link, options.point, options.impulse, { hold });
+    }
+    this.world.wake(this.bodyRef);
+    const now = this.world.time;
+    const dip = options.tone ?? 0.3, dipTime = options.dipTime ?? 0.05, recover = options.recoverTime ?? 0.6;
+    this.tone.rampTo(dip, dipTime, now).rampTo(1, recover, now + dipTime);
+  }
+
+  /**
+   * Death: the root is let go, an optional impulse is applied, and the muscle tone fades to a
+   * residual over `fadeTime` while the muscles aim at the chosen pose (see DeathOptions).
+   */
+  die(options: DeathOptions = {}): void {
+    const m = this.model, st = this.bodyRef.state;
+    if (options.fromClip !== false) this.resetToClip();
+    this.root = 'free';
+    const now = this.world.time;
+    const fade = options.fadeTime ?? 0.8;
+    const residual = options.residualTone ?? 0.05;
+    if (!(fade >= 0) || !(residual >= 0 && residual <= 1)) throw new RangeError(`MotionFollower.die: fadeTime ${fade} must be >= 0 and residualTone ${residual} within [0, 1]`);
+    this.tone.rampTo(residual, fade, now);
+    this.restTime = 0;
+    this.restAfter = options.sleepAtRest === false ? Infinity : now + fade;
+    const pose = options.pose ?? 'clip';
+    if (pose === 'clip') this.holdAt = now + fade;
+    else if (pose === 'hold') this.heldQ = Float64Array.from(st.q);
+    else this.heldQ = relaxedPose(m, st.q);
+    if (options.impulse) {
+      const link = typeof options.impulse.link === 'string' ? m.linkIndex(options.impulse.link) : options.impulse.link;
+      applyImpulse(m, st, link, options.impulse.point, options.impulse.impulse);
+    }
+    this.world.wake(this.bodyRef);
+  }
+}
+
+/**
+ * A relaxed pose for a limp body: the root as in `current`, spherical joints at their neutral
+ * orientation and hinges slightly flexed (0.3 rad into their range from the end nearest zero),
+ * projected into the joint limits.
+ */
+export function relaxedPose(model: Model, current: ArrayLike<number>): Float64Array {
+  const q = new Float64Array(model.nq);
+  for (let i = 0; i < model.nLinks; i++) {
+    const qo = model.qOffset[i], t = model.jointType[i];
+    if (t === JointType.free) for (let k = 0; k < 7; k++) q[qo + k] = current[qo + k];
+    else if (t === JointType.spherical) q[qo + 3] = 1;
+    else if (t === JointType.revolute) {
+      const d = model.vOffset[i], lo = model.lower[d], hi = model.upper[d];
+      q[qo] = lo >= 0 ? lo + 0.3 : hi <= 0 ? hi - 0.3 : 0;
+    }
+  }
+  projectIntoLimits(model, q);
+  return q;
+}
+
+/** Per-joint error between q and a target (rad; rotations as the angle of Q^-1 Q_d; the free joint's rotation under its name, its translation in m under `${name}.position`). */
+export function jointErrors(model: Model, q: ArrayLike<number>, target: ArrayLike<number>, out: Record<string, number> = {}): Record<string, number> {
+  for (let i = 0; i < model.nLinks; i++) {
+    const qo = model.qOffset[i], name = model.jointNames[i];
+    switch (model.jointType[i]) {
+      case JointType.revolute:
+      case JointType.prismatic:
+        out[name] = Math.abs(q[qo] - target[qo]);
+        break;
+      case JointType.spherical:
+        out[name] = quatAngle(q, qo, target, qo);
+        break;
+      case JointType.free:
+        out[name] = quatAngle(q, qo + 3, target, qo + 3);
+        out[`${name}.position`] = Math.hypot(q[qo] - target[qo], q[qo + 1] - target[qo + 1], q[qo + 2] - target[qo + 2]);
+        break;
+    }
+  }
+  return out;
+}
+
+/** Angle of a^-1 b for unit quaternions a, b. */
+function quatAngle(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number): number {
+  const ax = -a[ao], ay = -a[ao + 1], az = -a[ao + 2], aw = a[ao + 3];
+  const bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
+  const x = aw * bx + ax * bw + ay * bz - az * by;
+  const y = aw * by - ax * bz + ay * bw + az * bx;
+  const z = aw * bz + ax * by - ay * bx + az * bw;
+  const w = aw * bw - ax * bx - ay * by - az * bz;
+  return 2 * Math.atan2(Math.hypot(x, y, z), Math.abs(w));
+}
