@@ -191,7 +191,7 @@ export class World {
   }
 
   /** Adds a body (a character, or a one-link free body) with a fresh state or the given one. */
-  addBody(model: Model, options: { name?: string; state?: State; selfCollision?: boolean } = {}): Body {
+  addBody(model: Model, options: { name?: string; state?: State; selfCollision?: boolean; excludeRestOverlaps?: boolean } = {}): Body {
     const body = new Body(this.bodies.length, options.name ?? `body${this.bodies.length}`, model, options.state);
     body.state.gravity.set(this.gravity);
     // collision shapes of the model's links; a link never collides with its parent
@@ -202,8 +202,28 @@ export class World {
       for (const shape of model.shapes[i]) this.collision.addDynamicShape(body.index, i, shape, `${body.name}/${model.linkNames[i]}`);
     }
     this.bodies.push(body);
+    if (options.excludeRestOverlaps !== false) this.excludeRestOverlaps(body);
     forwardKinematics(model, body.state, true);
     return body;
+  }
+
+  /**
+   * Links of one body whose shapes already touch in the model's neutral pose (a shoulder capsule
+   * inside the chest box, thighs side by side) could never separate: such pairs are excluded from
+   * self-collision, as game ragdolls do. Runs at set-up (allocates).
+   */
+  private excludeRestOverlaps(body: Body): void {
+    if (body.model.nLinks < 3) return;
+    const rest = new (body.state.constructor as new (m: Model) => State)(body.model);
+    forwardKinematics(body.model, rest, false);
+    const poses = this.bodies.map((b) => (b === body ? rest.work.pose : b.state.work.pose));
+    this.collision.detect(poses);
+    const c = this.collision.contacts;
+    for (let k = 0; k < c.count; k++) {
+      const i = k * 8;
+      if (c.i32[i + 2] !== body.index || c.i32[i + 4] !== body.index || c.depth(k) <= 0) continue;
+      this.collision.excludeLinkPair(body.index, c.i32[i + 3], c.i32[i + 5]);
+    }
   }
 
   /** Wakes a sleeping body (and lets it be simulated from the next step). */

@@ -63,7 +63,7 @@ export function runAllClineModes(): ClineRun[] {
 
 /** An SVG plot of the error curves (log scale), one polyline per run. */
 export function clineSvg(runs: ClineRun[]): string {
-  const W = 720, H = 420, left = 70, right = 190, top = 20, bottom = 40;
+  const W = 900, H = 420, left = 70, right = 300, top = 20, bottom = 40;
   const colors = ['#d62728', '#1f77b4', '#2ca02c', '#ff7f0e', '#9467bd'];
   const lo = -12, hi = Math.ceil(Math.log10(Math.max(...runs.map((r) => r.max))) + 0.5);
   const x = (s: number, n: number) => left + ((W - left - right) * s) / (n - 1);
