@@ -6,12 +6,14 @@
  *   node --expose-gc --conditions=sinew-source --import tsx examples/bench/scenes.bench.ts
  */
 import { fmt, measure, printTable, writeResults } from '../../bench/harness.js';
+import { readAssets } from '../src/node/demo.js';
 import { sceneEntries } from '../src/scenes/index.js';
 import { SceneRunner } from '../src/sim/runner.js';
 
 const table: Record<string, string | number>[] = [];
 for (const entry of sceneEntries()) {
-  const runner = new SceneRunner(entry.create());
+  const created = entry.create();
+  const runner = new SceneRunner(created, { assets: readAssets(created) });
   const scene = runner.scene;
   // Start from a moving state, one simulated second in.
   for (let k = 0; k < Math.round(1 / scene.timeStep); k++) runner.step();

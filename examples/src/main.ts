@@ -23,6 +23,7 @@ function demo(o: CliOptions, seconds: number): void {
     scene,
     seconds,
     out,
+    controls: o.controls,
     onRow: (row, header) => {
       if (!headerShown) { console.log(formatHeader(header)); headerShown = true; }
       console.log(formatRow(header, row));

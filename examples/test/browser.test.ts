@@ -140,6 +140,48 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('lets the mouse drag a body part (#limits) and shoot the walker (#death)', async () => {
+    const { page, errors } = await open('limits');
+    await page.waitForFunction(() => window.__sinew!.time > 0.2, null, { timeout: 30_000 });
+    // paused (space: the keyboard leaves the mouse where it is), so the body stays where it is projected
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => !window.__sinew!.playing);
+    // the left elbow: link 4's origin (forearm_left), inside its capsule
+    const at = await page.evaluate(() => {
+      const p = window.__sinew!.linkPositions();
+      return { screen: window.__sinew!.project(p[12], p[13], p[14]), world: [p[12], p[13], p[14]] };
+    });
+    await page.mouse.move(at.screen.x, at.screen.y);
+    await page.mouse.down();
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => window.__sinew!.playing);
+    for (let k = 1; k <= 10; k++) await page.mouse.move(at.screen.x + 18 * k, at.screen.y - 10 * k);
+    await page.waitForTimeout(1500);
+    const moved = await page.evaluate((w) => {
+      const p = window.__sinew!.linkPositions();
+      return Math.hypot(p[12] - w[0], p[13] - w[1], p[14] - w[2]);
+    }, at.world);
+    await page.screenshot({ path: join(SHOTS, 'limits-drag.png') });
+    await page.mouse.up();
+    expect(moved).toBeGreaterThan(0.1); // the elbow followed the pointer
+    await page.close();
+    expect(errors).toEqual([]);
+
+    const death = await open('death');
+    await death.page.waitForFunction(() => window.__sinew!.time > 0.3, null, { timeout: 30_000 });
+    const chest = await death.page.evaluate(() => {
+      const p = window.__sinew!.linkPositions();
+      return window.__sinew!.project(p[6], p[7] + 0.15, p[8]); // thorax origin, a little up
+    });
+    await death.page.mouse.click(chest.x, chest.y);
+    await death.page.waitForFunction(() => window.__sinew!.info().some((l) => l.includes('dead')), null, { timeout: 10_000 });
+    expect((await death.page.evaluate(() => window.__sinew!.info())).join(' ')).toMatch(/shot in the/);
+    await death.page.waitForTimeout(1000);
+    await death.page.screenshot({ path: join(SHOTS, 'death-shot.png') });
+    await death.page.close();
+    expect(death.errors).toEqual([]);
+  });
+
   it('passes the solver iterations to scenes with a solver, and disables the control elsewhere', async () => {
     const solverScenes = sceneEntries().filter((e) => e.create().usesSolver).map((e) => e.name);
     const plain = scenes.find((s) => !solverScenes.includes(s));

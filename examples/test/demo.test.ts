@@ -108,6 +108,70 @@ describe('every registered scene', () => {
   });
 });
 
+describe('the scenes of the examples issue, headless', () => {
+  it('death: the walker follows the clip, the ball kills it, the tone fades and it ends on the floor', () => {
+    const r = runDemo({ scene: 'death', seconds: 4, controls: { fade: 0.5 } });
+    // walking: the joints track the clip to a few hundredths of a radian, at full tone
+    expect(r.rows[0].series['tone']).toBe(1);
+    expect(r.rows[0].seriesRange['tracking error'][1]).toBeLessThan(0.06);
+    // dead by 2 s (the ball arrives at about 1.6 s), tone faded to its residual
+    expect(r.rows[1].series['tone']).toBeLessThan(1);
+    expect(r.rows[3].series['tone']).toBeCloseTo(0.05, 6);
+    // lying down: the pelvis low, nothing through the floor
+    const walker = r.final.bodies.find((b) => b.key === 'walker')!;
+    expect(walker.links[0].position[1]).toBeLessThan(0.4);
+    for (const row of r.rows) expect(row.maxPenetration).toBeLessThan(0.02);
+  });
+
+  it('follow: pushed every 3.5 s, it is back on the clip within a second or two; stable PD and PD keep it walking too', () => {
+    const rows = runDemo({ scene: 'follow', seconds: 5 });
+    // pushes at 2 s: the error jumps, then by 4 to 5 s it is small again
+    expect(rows.rows[2].seriesRange['root error'][1]).toBeGreaterThan(rows.rows[0].seriesRange['root error'][1]);
+    expect(rows.rows[4].seriesRange['root error'][1]).toBeLessThan(0.06);
+    expect(rows.rows[4].seriesRange['joint error'][1]).toBeLessThan(0.06);
+    // the joint torques of stable PD and PD keep it on its feet and near the clip as well
+    for (const drive of ['stable PD', 'PD']) {
+      const pd = runDemo({ scene: 'follow', seconds: 3, controls: { drive, auto: 'off' } });
+      expect(pd.final.bodies[0].links[0].position[1]).toBeGreaterThan(0.7);
+      for (const row of pd.rows) expect(row.seriesRange['joint error'][1]).toBeLessThan(0.5);
+    }
+  });
+
+  it('stabilization: post-stabilisation keeps the pin closed to far less than Baumgarte, and Baumgarte less than none', () => {
+    const r = runDemo({ scene: 'stabilization', seconds: 2 });
+    const last = r.rows[1].seriesRange;
+    expect(last['post'][1]).toBeLessThan(1e-9);
+    expect(last['Baumgarte'][1]).toBeLessThan(last['none'][1]);
+    expect(last['none'][1]).toBeGreaterThan(1e-7);
+    expect(last['loop gap'][1]).toBeLessThan(1e-4);
+    expect(r.rows[1].links).toBe(3 * 6 + 100 + 11);
+  });
+
+  it('pile: the count control sets the number of ragdolls; the step phases are reported', () => {
+    const r = runDemo({ scene: 'pile', seconds: 1, controls: { count: 2 } });
+    expect(r.rows[0].links).toBe(2 * 16);
+    expect(r.final.bodies).toHaveLength(2);
+    expect(r.rows[0].series['step']).toBeGreaterThan(0);
+    expect(r.rows[0].series['K']).toBeGreaterThan(0);
+    expect(() => runDemo({ scene: 'pile', seconds: 1, controls: { count: 500 } })).toThrow(/from 1 to 100/);
+    expect(() => runDemo({ scene: 'pile', seconds: 1, controls: { nope: 1 } })).toThrow(/no control "nope"/);
+  });
+
+  it('limits: the flung ragdoll on its string stays within its joint ranges', () => {
+    const r = runDemo({ scene: 'limits', seconds: 3 });
+    for (const row of r.rows) expect(row.maxLimitViolation).toBeLessThan(0.1);
+    expect(Math.max(...r.rows.map((row) => row.seriesRange['kinetic'][1]))).toBeGreaterThan(1);
+  });
+
+  it('gltf-ragdoll: CesiumMan becomes a 19-link ragdoll that comes to rest on the floor', () => {
+    const r = runDemo({ scene: 'gltf-ragdoll', seconds: 3, controls: { auto: 'off' } });
+    expect(r.rows[0].links).toBe(19);
+    const links = r.final.bodies[0].links;
+    for (const l of links) expect(l.position[1]).toBeGreaterThan(-0.02);
+    expect(r.rows[2].kineticEnergy).toBeLessThan(5);
+  });
+});
+
 describe('command line', () => {
   it('parses the demo command and its options, and PORT from the environment', () => {
     expect(parseCli(['demo', '--scene', 'long-chain', '--seconds', '2.5', '--out', 'p.json'])).toMatchObject({
@@ -117,6 +181,8 @@ describe('command line', () => {
     expect(parseCli(['serve', '--port=0'])).toMatchObject({ command: 'serve', port: 0 });
     expect(() => parseCli(['demo', '--seconds', 'abc'])).toThrow(/--seconds/);
     expect(() => parseCli(['dmeo'])).toThrow(/unknown command "dmeo"/);
+    expect(parseCli(['demo', '--scene', 'pile', '--set', 'count=20', '--set', 'x=a=b'])).toMatchObject({ controls: { count: '20', x: 'a=b' } });
+    expect(() => parseCli(['demo', '--set', 'count'])).toThrow(/--set/);
   });
 
   it('`npm start -- demo` prints a row per second, writes the pose and exits 0', () => {

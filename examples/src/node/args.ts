@@ -9,6 +9,8 @@ export interface CliOptions {
   scene?: string;
   seconds?: number;
   out?: string;
+  /** Scene controls of the demo: --set id=value, repeatable. */
+  controls?: Record<string, string>;
   port?: number;
   host?: string;
 }
@@ -31,6 +33,8 @@ options:
   --seconds <s>      simulated seconds of the demo (default 5)
   --out <file>       where the demo writes the final pose as JSON
                      (default examples/dist/demo/<scene>.pose.json)
+  --set <id>=<value> a control of the scene, as on the page (repeatable), e.g.
+                     --set count=20 for the pile, --set fade=3 for the death scene
   --port <n>         port of the server (default PORT or 5173; a free port if taken)
   --host <address>   interface of the server (default 127.0.0.1; 0.0.0.0 to share it)`;
 
@@ -51,6 +55,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
         scene: { type: 'string' },
         seconds: { type: 'string' },
         out: { type: 'string' },
+        set: { type: 'string', multiple: true },
         port: { type: 'string' },
         host: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -64,12 +69,19 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
   const word = positionals[0];
   if (word !== undefined && !COMMANDS.includes(word as Command)) throw new UsageError(`unknown command "${word}"`);
   const command: Command = values.help ? 'help' : ((word as Command | undefined) ?? 'auto');
+  const controls: Record<string, string> = {};
+  for (const kv of values.set ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set: expected <id>=<value>, got "${kv}"`);
+    controls[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
   const port = number('port', values.port ?? env.PORT, (x) => Number.isInteger(x) && x >= 0 && x < 65536);
   return {
     command,
     scene: values.scene,
     seconds: number('seconds', values.seconds, (x) => x > 0),
     out: values.out,
+    ...(Object.keys(controls).length ? { controls } : {}),
     port,
     host: values.host,
   };

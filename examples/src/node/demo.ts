@@ -2,13 +2,14 @@
  * The headless demo: runs a scene in Node without a browser or three.js, summarises every
  * simulated second, and can write the final pose as JSON.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createScene } from '../scenes/index.js';
 import { PoseRecorder } from '../sim/pose-recorder.js';
 import type { BodyPose } from '../sim/pose.js';
 import { SceneRunner } from '../sim/runner.js';
-import type { PlotSpec, SceneStats, SimSettings } from '../sim/scene.js';
+import type { PlotSpec, Scene, SceneStats, SimSettings } from '../sim/scene.js';
+import { STATIC_DIR } from './paths.js';
 
 export interface DemoOptions {
   scene: string;
@@ -17,6 +18,8 @@ export interface DemoOptions {
   /** Where to write the final pose as JSON (none when absent). */
   out?: string;
   settings?: Partial<SimSettings>;
+  /** Values of scene controls (see Scene.controls), set before the scene is built: id -> value. */
+  controls?: Readonly<Record<string, number | string>>;
   /** Called with each row of the report as it is produced. */
   onRow?: (row: DemoRow, report: DemoHeader) => void;
 }
@@ -63,7 +66,8 @@ export interface DemoReport extends DemoHeader {
 export function runDemo(options: DemoOptions): DemoReport {
   if (!(options.seconds > 0) || !Number.isFinite(options.seconds)) throw new RangeError(`demo: --seconds must be a positive number, got ${options.seconds}`);
   const scene = createScene(options.scene);
-  const runner = new SceneRunner(scene, { settings: options.settings });
+  applyControls(scene, options.controls ?? {});
+  const runner = new SceneRunner(scene, { settings: options.settings, assets: readAssets(scene) });
   const header: DemoHeader = { scene: scene.name, title: scene.title, timeStep: scene.timeStep, plots: scene.plots };
   const initial = runner.latest;
   const totalSteps = Math.max(1, Math.round(options.seconds / scene.timeStep));
@@ -110,4 +114,26 @@ export function runDemo(options: DemoOptions): DemoReport {
     writeFileSync(options.out, JSON.stringify(final, null, 1) + '\n');
   }
   return { ...header, steps: runner.steps, time: runner.time, initial, rows, final, wallMs, out: options.out };
+}
+
+/** The files a scene lists in `assets`, read from examples/static. */
+export function readAssets(scene: Scene): Map<string, Uint8Array> {
+  return new Map((scene.assets ?? []).map((p) => [p, new Uint8Array(readFileSync(join(STATIC_DIR, p)))]));
+}
+
+/** Sets scene controls by id; refuses ids and values the scene does not have. */
+function applyControls(scene: Scene, values: Readonly<Record<string, number | string>>): void {
+  for (const [id, raw] of Object.entries(values)) {
+    const c = (scene.controls ?? []).find((x) => x.id === id);
+    if (!c) throw new RangeError(`scene "${scene.name}" has no control "${id}" (controls: ${(scene.controls ?? []).map((x) => x.id).join(', ') || 'none'})`);
+    let value: number | string = raw;
+    if (c.kind === 'slider') {
+      value = Number(raw);
+      if (!Number.isFinite(value) || value < c.min || value > c.max) throw new RangeError(`control "${id}": expected a number from ${c.min} to ${c.max}, got "${raw}"`);
+    } else if (c.kind === 'choice') {
+      if (!c.options.includes(String(raw))) throw new RangeError(`control "${id}": expected one of ${c.options.join(', ')}, got "${raw}"`);
+      value = String(raw);
+    } else value = '';
+    scene.control?.(id, value);
+  }
 }

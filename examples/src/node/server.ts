@@ -15,6 +15,8 @@ const MIME: Record<string, string> = {
   '.gltf': 'model/gltf+json',
   '.bvh': 'text/plain; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.jpg': 'image/jpeg',
 };
 
 export interface ServerOptions {

@@ -23,11 +23,19 @@ export class ArticulationMesh {
 
   constructor(readonly model: Model, style: BodyStyle = {}) {
     const colors = style.colors ?? DEFAULT_COLORS;
-    const materials = colors.map((c) => new THREE.MeshStandardMaterial({ color: c, roughness: 0.5, metalness: 0.05 }));
+    const opacity = style.opacity ?? 1;
+    const materials = colors.map((c) => new THREE.MeshStandardMaterial({
+      color: c, roughness: 0.5, metalness: 0.05,
+      ...(opacity < 1 ? { transparent: true, opacity, depthWrite: false } : {}),
+    }));
     for (let i = 0; i < model.nLinks; i++) {
       const g = new THREE.Group();
       g.matrixAutoUpdate = false;
-      for (const s of model.shapes[i]) g.add(shapeMesh(s, materials[i % materials.length]));
+      for (const s of model.shapes[i]) {
+        const mesh = shapeMesh(s, materials[i % materials.length]);
+        if (opacity < 1) mesh.castShadow = false;
+        g.add(mesh);
+      }
       this.links.push(g);
       this.shapes.add(g);
     }

@@ -2,7 +2,7 @@
 import type { PlotSpec } from '../sim/scene.js';
 
 const COLORS = ['#ffd166', '#4cc9f0', '#f78c6b', '#b8f2a0', '#c77dff', '#ff6b9a'];
-const STRIP = 92; // CSS pixels per plot
+const STRIP = 80; // CSS pixels per plot
 const WINDOW = 10; // seconds shown
 const MAX_SAMPLES = 4000;
 
@@ -60,10 +60,12 @@ export class PlotPanel {
     this.specs.forEach((spec, row) => {
       const top = row * STRIP;
       const left = 54, right = w - 8;
-      const title = `${spec.title} [${spec.unit}]`;
+      const title = `${spec.title} [${spec.unit}${spec.log ? ', log' : ''}]`;
       const legend = spec.series.map((name) => {
-        const arr = this.values.get(name) ?? [];
-        return { name, text: `${name} ${arr.length ? formatValue(arr[arr.length - 1]) : ''}`, arr };
+        const raw = this.values.get(name) ?? [];
+        // a log axis plots log10 of the positive values
+        const arr = spec.log ? raw.map((v) => (v > 0 ? Math.log10(v) : NaN)) : raw;
+        return { name, text: `${name} ${raw.length ? formatValue(raw[raw.length - 1]) : ''}`, arr };
       });
       const legendWidth = legend.reduce((sum, l) => sum + ctx.measureText(l.text).width + 12, 0);
       // The legend shares the title's line when it fits, else it takes a line of its own.
@@ -74,7 +76,8 @@ export class PlotPanel {
       let lo = Infinity, hi = -Infinity;
       for (const l of legend) for (const x of l.arr) if (Number.isFinite(x)) { lo = Math.min(lo, x); hi = Math.max(hi, x); }
       if (!Number.isFinite(lo)) { lo = -1; hi = 1; }
-      const pad = Math.max((hi - lo) * 0.08, Math.abs(hi) * 1e-9, 1e-12);
+      if (spec.log) { lo = Math.floor(lo); hi = Math.max(Math.ceil(hi), lo + 1); }
+      const pad = spec.log ? 0 : Math.max((hi - lo) * 0.08, Math.abs(hi) * 1e-9, 1e-12);
       lo -= pad; hi += pad;
       const y = (x: number) => plotBottom - ((x - lo) / (hi - lo)) * (plotBottom - plotTop);
       const x = (t: number) => left + ((t - t0) / tSpan) * (right - left);
@@ -87,9 +90,14 @@ export class PlotPanel {
       ctx.fillText(title, 4, top + 13);
       ctx.fillStyle = '#8993a3';
       ctx.textAlign = 'right';
-      ctx.fillText(formatTick(hi), left - 4, plotTop + 9);
-      ctx.fillText(formatTick(lo), left - 4, plotBottom);
-      if (lo < 0 && hi > 0) {
+      ctx.fillText(spec.log ? `1e${hi}` : formatTick(hi), left - 4, plotTop + 9);
+      ctx.fillText(spec.log ? `1e${lo}` : formatTick(lo), left - 4, plotBottom);
+      if (spec.log) {
+        ctx.strokeStyle = 'rgba(255,255,255,0.07)';
+        ctx.beginPath();
+        for (let p = lo + 1; p < hi; p++) { ctx.moveTo(left, y(p)); ctx.lineTo(right, y(p)); }
+        ctx.stroke();
+      } else if (lo < 0 && hi > 0) {
         ctx.strokeStyle = 'rgba(255,255,255,0.15)';
         ctx.beginPath(); ctx.moveTo(left, y(0)); ctx.lineTo(right, y(0)); ctx.stroke();
       }
@@ -101,7 +109,7 @@ export class PlotPanel {
       let legendX = right;
       for (let k = legend.length - 1; k >= 0; k--) {
         const { text, arr } = legend[k];
-        const color = COLORS[(colorIndex + k) % COLORS.length];
+        const color = spec.colors?.[k] ?? COLORS[(colorIndex + k) % COLORS.length];
         ctx.strokeStyle = color;
         ctx.lineWidth = 1.5;
         ctx.beginPath();

@@ -53,10 +53,41 @@ export class Stage {
     window.addEventListener('resize', () => this.resize());
   }
 
+  private readonly raycaster = new THREE.Raycaster();
+  private readonly ndc = new THREE.Vector2();
+
+  /** The ray from the camera through a point of the canvas (client pixels). */
+  ray(clientX: number, clientY: number): { origin: Vec3; direction: Vec3 } {
+    const r = this.canvas.getBoundingClientRect();
+    this.ndc.set(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
+    this.raycaster.setFromCamera(this.ndc, this.camera);
+    const o = this.raycaster.ray.origin, d = this.raycaster.ray.direction;
+    return { origin: [o.x, o.y, o.z], direction: [d.x, d.y, d.z] };
+  }
+
+  /** Where a world point appears on the page, in client pixels. */
+  project(x: number, y: number, z: number): { x: number; y: number } {
+    const v = new THREE.Vector3(x, y, z).project(this.camera);
+    const r = this.canvas.getBoundingClientRect();
+    return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
+  }
+
   lookFrom(position: Vec3, target: Vec3): void {
     this.camera.position.set(position[0], position[1], position[2]);
     this.controls.target.set(target[0], target[1], target[2]);
     this.controls.update();
+  }
+
+  /**
+   * Where on the canvas (CSS pixels) the camera's target appears: the middle of what the panels
+   * leave free, so that a scene is not drawn behind them. Null: the canvas centre.
+   */
+  private focus: (w: number, h: number) => { x: number; y: number } | null = () => null;
+
+  /** Puts the camera's target at `focus(width, height)` on the canvas instead of its centre. */
+  setFocus(focus: (w: number, h: number) => { x: number; y: number } | null): void {
+    this.focus = focus;
+    this.resize();
   }
 
   resize(): void {
@@ -64,6 +95,11 @@ export class Stage {
     const h = this.canvas.clientHeight || window.innerHeight;
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / Math.max(1, h);
+    const f = this.focus(w, h);
+    // a view offset shifts the picture without changing the perspective: the target (at the
+    // centre of the full view) lands on the focus point
+    if (f) this.camera.setViewOffset(w, h, w / 2 - f.x, h / 2 - f.y, w, h);
+    else this.camera.clearViewOffset();
     this.camera.updateProjectionMatrix();
   }
 

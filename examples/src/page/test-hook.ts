@@ -19,6 +19,10 @@ export interface SinewHook {
   linkPositions(): number[];
   /** Distinct colours (quantised) on a 64x36 sample of the 3D canvas and a hash of those pixels. */
   canvasSignature(): { distinctColors: number; hash: number };
+  /** Where a world point appears on the page (client pixels), for driving the mouse. */
+  project(x: number, y: number, z: number): { x: number; y: number };
+  /** The scene's own readout lines (Scene.info). */
+  info(): string[];
 }
 
 declare global {
@@ -27,7 +31,10 @@ declare global {
   }
 }
 
-export function installHook(scenes: string[], canvas: HTMLCanvasElement, current: () => SceneRunner, playing: () => boolean): SinewHook {
+export function installHook(
+  scenes: string[], canvas: HTMLCanvasElement, current: () => SceneRunner, playing: () => boolean,
+  project: (x: number, y: number, z: number) => { x: number; y: number },
+): SinewHook {
   const probe = document.createElement('canvas');
   probe.width = 64;
   probe.height = 36;
@@ -41,6 +48,8 @@ export function installHook(scenes: string[], canvas: HTMLCanvasElement, current
     frames: 0,
     get playing() { return playing(); },
     get solverIterations() { return current().settings.solverIterations; },
+    project,
+    info() { return current().scene.info?.() ?? []; },
     linkPositions() {
       const rec = new PoseRecorder();
       current().scene.sync(rec);

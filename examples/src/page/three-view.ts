@@ -3,8 +3,9 @@
  * the first time a key is seen and hidden in frames that do not draw them.
  */
 import * as THREE from 'three';
-import type { Model, ShapeDesc, State } from '@sinew/featherstone';
-import type { BodyStyle, SceneView } from '../sim/scene.js';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { forwardKinematics, linkMatrix4, State, type Model, type ShapeDesc } from '@sinew/featherstone';
+import type { BodyStyle, SceneView, SkinBinding } from '../sim/scene.js';
 import { ArticulationMesh } from './articulation-mesh.js';
 import { shapeMesh } from './shape-mesh.js';
 
@@ -49,6 +50,7 @@ interface Item {
   dispose(): void;
   /** Force or contact arrows drawn under `object`. */
   arrows?: ArrowSet;
+  skin?: SkinnedCharacter;
 }
 
 export class ThreeView implements SceneView {
@@ -69,6 +71,9 @@ export class ThreeView implements SceneView {
   set showOverlays(on: boolean) {
     this.overlays.visible = on;
   }
+
+  /** Called with an error when a skinned mesh's file fails to load. */
+  onError: (e: unknown) => void = (e) => console.error(e);
 
   /** Call before a scene's sync(). */
   beginFrame(): void {
@@ -162,6 +167,109 @@ export class ThreeView implements SceneView {
     dots.count = n;
     dots.instanceMatrix.needsUpdate = true;
     arrowSetOf(it, 0xff5470).set(data, count, 7, (o) => metresPerNewton * data[o + 6], (o, out) => out.set(data[o + 3], data[o + 4], data[o + 5]));
+  }
+
+  lines(key: string, data: ArrayLike<number>, count: number, color = 0xffd27a, overlay = false): void {
+    const it = this.item(`lines:${key}`, () => {
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(6 * Math.max(16, count)), 3));
+      const material = new THREE.LineBasicMaterial({ color, depthTest: !overlay, transparent: overlay, opacity: overlay ? 0.95 : 1 });
+      const segments = new THREE.LineSegments(geometry, material);
+      segments.frustumCulled = false;
+      if (overlay) segments.renderOrder = 11;
+      this.parent.add(segments);
+      return { object: segments, seen: true, dispose: () => { geometry.dispose(); material.dispose(); } };
+    });
+    const segments = it.object as THREE.LineSegments;
+    let attr = segments.geometry.getAttribute('position') as THREE.BufferAttribute;
+    if (attr.count < 2 * count) {
+      attr = new THREE.BufferAttribute(new Float32Array(6 * Math.max(2 * attr.count, count)), 3);
+      segments.geometry.setAttribute('position', attr);
+    }
+    const a = attr.array as Float32Array;
+    for (let k = 0; k < 6 * count; k++) a[k] = data[k];
+    attr.needsUpdate = true;
+    segments.geometry.setDrawRange(0, 2 * count);
+  }
+
+  marker(key: string, x: number, y: number, z: number, radius: number, color = 0xff5470): void {
+    const it = this.item(`marker:${key}`, () => {
+      const geometry = new THREE.SphereGeometry(1, 16, 10);
+      const material = new THREE.MeshBasicMaterial({ color, depthTest: false, transparent: true, opacity: 0.9 });
+      const mesh = new THREE.Mesh(geometry, material);
+      mesh.renderOrder = 12;
+      this.parent.add(mesh);
+      return { object: mesh, seen: true, dispose: () => { geometry.dispose(); material.dispose(); } };
+    });
+    it.object.position.set(x, y, z);
+    it.object.scale.setScalar(radius);
+  }
+
+  skinnedMesh(key: string, binding: SkinBinding, model: Model, state: State): void {
+    const it = this.item(`skin:${key}`, () => {
+      const skin = new SkinnedCharacter(binding, model, this.onError);
+      this.parent.add(skin.root);
+      return { object: skin.root, seen: true, dispose: () => skin.dispose(), skin };
+    });
+    it.skin?.update(state);
+  }
+}
+
+/**
+ * A glTF character loaded with three.js whose bones are driven by the links of a body: each bone's
+ * world matrix is the link's world transform times the constant offset between the two in the
+ * rest pose (the link frames of a ragdoll from the skeleton are the bones' rest frames).
+ */
+class SkinnedCharacter {
+  readonly root = new THREE.Group();
+  private bones: { object: THREE.Object3D; link: number; offset: THREE.Matrix4 }[] = [];
+  private disposed = false;
+  private readonly m4 = new Float64Array(16);
+  private readonly link = new THREE.Matrix4();
+
+  constructor(private readonly binding: SkinBinding, private readonly model: Model, onError: (e: unknown) => void) {
+    new GLTFLoader().loadAsync(binding.asset).then((gltf) => {
+      if (this.disposed) return;
+      const scene = gltf.scene;
+      scene.scale.setScalar(binding.scale ?? 1);
+      scene.updateMatrixWorld(true);
+      // rest link frames: the model's neutral pose
+      const neutral = new State(model);
+      forwardKinematics(model, neutral, false);
+      const nodeLink = new Map<number, number>();
+      binding.linkNodes.forEach((node, link) => { if (node >= 0) nodeLink.set(node, link); });
+      scene.traverse((o) => {
+        if (o instanceof THREE.Mesh) {
+          o.castShadow = true;
+          o.receiveShadow = true;
+          o.frustumCulled = false; // the bind-pose bounds do not follow the ragdoll
+        }
+        const node = gltf.parser.associations.get(o)?.nodes;
+        const link = node === undefined ? undefined : nodeLink.get(node);
+        if (link === undefined) return;
+        linkMatrix4(neutral, link, this.m4);
+        const rest = new THREE.Matrix4().fromArray(this.m4);
+        const offset = rest.invert().multiply(o.matrixWorld);
+        o.matrixAutoUpdate = false;
+        o.matrixWorldAutoUpdate = false;
+        this.bones.push({ object: o, link, offset });
+      });
+      if (this.bones.length === 0) throw new Error(`${binding.asset}: no node of the file is bound to a link`);
+      this.root.add(scene);
+    }).catch((e: unknown) => onError(new Error(`loading ${binding.asset}: ${e instanceof Error ? e.message : String(e)}`)));
+  }
+
+  update(state: State): void {
+    for (const b of this.bones) {
+      linkMatrix4(state, b.link, this.m4);
+      this.link.fromArray(this.m4);
+      b.object.matrixWorld.multiplyMatrices(this.link, b.offset);
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    disposeTree(this.root);
   }
 }
 

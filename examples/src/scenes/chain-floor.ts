@@ -3,11 +3,12 @@
  * @sinew/constraints solves contacts, friction and limits with projected Gauss-Seidel, and
  * post-stabilisation removes the drift. The solver iterations control acts on this scene.
  */
-import { RowTag, World, type Body } from '@sinew/constraints';
+import { World, type Body } from '@sinew/constraints';
 import { forwardKinematics, kineticEnergy, potentialEnergy, type Model } from '@sinew/featherstone';
 import { assertFinite, maxLimitViolation } from '../sim/metrics.js';
 import type { PlotSpec, Scene, SceneContext, SceneStats, SceneView } from '../sim/scene.js';
 import { WARM, buildChain, drawStand, type ChainOptions } from './chain.js';
+import { ContactCollector } from './world-view.js';
 
 const CHAIN: ChainOptions = {
   links: 6, linkLength: 0.3, radius: 0.035, linkMass: 1, pivot: [0, 1.2, 0],
@@ -33,7 +34,7 @@ class ChainFloorScene implements Scene {
   private model!: Model;
   private world!: World;
   private body!: Body;
-  private contactData = new Float64Array(7 * 16);
+  private readonly contacts = new ContactCollector();
   private time = 0;
 
   setup(ctx: SceneContext): void {
@@ -59,36 +60,7 @@ class ChainFloorScene implements Scene {
     const state = this.body.state;
     view.articulation('chain', this.model, state, { colors: CHAIN.colors });
     drawStand(view, CHAIN.pivot, CHAIN.radius);
-    view.contacts('floor', this.contactData, this.collectContacts());
-  }
-
-  /** World points, normals and forces of the contact rows of the last step. */
-  private collectContacts(): number {
-    const rows = this.world.rows;
-    let n = 0;
-    for (let r = 0; r < rows.count; r++) {
-      if (rows.tag[r] !== RowTag.Contact) continue;
-      if (7 * (n + 1) > this.contactData.length) {
-        const bigger = new Float64Array(2 * this.contactData.length);
-        bigger.set(this.contactData);
-        this.contactData = bigger;
-      }
-      const onA = rows.bodyA[r] >= 0;
-      const b = onA ? rows.bodyA[r] : rows.bodyB[r];
-      const link = onA ? rows.linkA[r] : rows.linkB[r];
-      const p = onA ? rows.pA : rows.pB;
-      const P = this.world.bodies[b].state.work.pose, po = 12 * link;
-      const x = p[3 * r], y = p[3 * r + 1], z = p[3 * r + 2];
-      const d = this.contactData, o = 7 * n;
-      d[o] = P[po] * x + P[po + 1] * y + P[po + 2] * z + P[po + 9];
-      d[o + 1] = P[po + 3] * x + P[po + 4] * y + P[po + 5] * z + P[po + 10];
-      d[o + 2] = P[po + 6] * x + P[po + 7] * y + P[po + 8] * z + P[po + 11];
-      const sign = onA ? 1 : -1;
-      d[o + 3] = sign * rows.dir[3 * r]; d[o + 4] = sign * rows.dir[3 * r + 1]; d[o + 5] = sign * rows.dir[3 * r + 2];
-      d[o + 6] = rows.force[r];
-      n++;
-    }
-    return n;
+    this.contacts.draw(view, 'floor', this.world);
   }
 
   stats(): SceneStats {

@@ -5,8 +5,14 @@
 import type { Scene, SceneFactory } from '../sim/scene.js';
 import { chain, longChain } from './chain.js';
 import { chainFloor } from './chain-floor.js';
+import { death } from './death.js';
+import { follow } from './follow.js';
+import { gltfRagdoll } from './gltf-ragdoll.js';
+import { limits } from './limits.js';
+import { pile } from './pile.js';
+import { stabilization } from './stabilization.js';
 
-export const SCENES: readonly SceneFactory[] = [chain, longChain, chainFloor];
+export const SCENES: readonly SceneFactory[] = [chain, longChain, chainFloor, death, follow, gltfRagdoll, pile, stabilization, limits];
 
 export const DEFAULT_SCENE = 'chain';
 

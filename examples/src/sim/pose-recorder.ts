@@ -13,6 +13,9 @@ export class PoseRecorder implements SceneView {
   staticShape(): void {}
   forces(): void {}
   contacts(): void {}
+  lines(): void {}
+  marker(): void {}
+  skinnedMesh(): void {}
 
   /** Poses of the bodies seen by the last sync, in the order they were first drawn. */
   poses(): BodyPose[] {

@@ -18,6 +18,12 @@ export const DEFAULT_SETTINGS: Readonly<SimSettings> = Object.freeze({ solverIte
 
 export interface SceneContext {
   readonly settings: Readonly<SimSettings>;
+  /**
+   * Bytes of a file the scene lists in `assets` (a path under examples/static, e.g.
+   * 'data/cmu_02_01_walk.bvh'): fetched by the page, read from disk by the headless demo, always
+   * before setup(). Throws naming the file when it was not loaded.
+   */
+  asset(path: string): Uint8Array;
 }
 
 /** One plot panel on the page: the named series of SceneStats.series drawn together. */
@@ -25,6 +31,45 @@ export interface PlotSpec {
   readonly title: string;
   readonly unit: string;
   readonly series: readonly string[];
+  /** Logarithmic vertical axis (for errors spanning decades); values <= 0 are left out. */
+  readonly log?: boolean;
+  /** CSS colours of the series (default: the page's palette), e.g. to match the bodies they describe. */
+  readonly colors?: readonly string[];
+}
+
+/**
+ * A control of one scene, shown on the page under the scene's summary. The scene keeps the value
+ * (it survives reset); the page calls Scene.control(id, value) when the user changes it.
+ */
+export type SceneControl =
+  | {
+      readonly kind: 'slider';
+      readonly id: string;
+      readonly label: string;
+      readonly min: number;
+      readonly max: number;
+      readonly step: number;
+      readonly value: number;
+      /** Shown after the value, e.g. 's'. */
+      readonly unit?: string;
+      /** Changing it rebuilds the scene (the page resets it). */
+      readonly resets?: boolean;
+    }
+  | {
+      /** One of a few named options (a segmented switch). */
+      readonly kind: 'choice';
+      readonly id: string;
+      readonly label: string;
+      readonly options: readonly string[];
+      readonly value: string;
+      readonly resets?: boolean;
+    }
+  | { readonly kind: 'button'; readonly id: string; readonly label: string };
+
+/** A ray from the camera through the pointer, in world coordinates (direction of unit length). */
+export interface PointerRay {
+  readonly origin: Vec3;
+  readonly direction: Vec3;
 }
 
 /** What a scene reports after each step. Maxima are over the scene's current state. */
@@ -44,6 +89,22 @@ export interface SceneStats {
 export interface BodyStyle {
   /** Colours (0xRRGGBB) cycled over the links. */
   readonly colors?: readonly number[];
+  /** Opacity of the shapes (default 1), e.g. to show collision capsules inside a skinned mesh. */
+  readonly opacity?: number;
+}
+
+/** A skinned mesh (glTF) whose bones follow the links of an articulated body. */
+export interface SkinBinding {
+  /** The glTF file, a path under examples/static (the page loads it with three.js). */
+  readonly asset: string;
+  /**
+   * glTF node index of the bone each link follows (-1: none). The link frames in the model's
+   * neutral pose must be the bones' rest frames in the file's scene (as ragdollFromSkeleton makes
+   * them), times `scale`.
+   */
+  readonly linkNodes: readonly number[];
+  /** Metres per scene unit used when the skeleton was imported (default 1). */
+  readonly scale?: number;
 }
 
 /**
@@ -68,6 +129,12 @@ export interface SceneView {
    * (newtons), the force drawn `metresPerNewton` long along the normal.
    */
   contacts(key: string, data: ArrayLike<number>, count: number, metresPerNewton?: number): void;
+  /** Line segments in world coordinates: 6 numbers per segment (start, end). Drawn over the shapes when `overlay`. */
+  lines(key: string, data: ArrayLike<number>, count: number, color?: number, overlay?: boolean): void;
+  /** A small sphere at a world point (a target, a grab point, an impact). */
+  marker(key: string, x: number, y: number, z: number, radius: number, color?: number): void;
+  /** A skinned mesh following the links of a body (the page only; Node ignores it). */
+  skinnedMesh(key: string, binding: SkinBinding, model: Model, state: State): void;
 }
 
 /**
@@ -87,10 +154,24 @@ export interface Scene {
   readonly plots: readonly PlotSpec[];
   /** True when the scene has a constraint solver that reads settings.solverIterations. */
   readonly usesSolver: boolean;
+  /** Files under examples/static that setup() reads through ctx.asset(). */
+  readonly assets?: readonly string[];
+  /** Scene-specific controls (sliders, switches, buttons). */
+  readonly controls?: readonly SceneControl[];
+  /** What the mouse does in this scene, shown on the page. */
+  readonly hint?: string;
   setup(ctx: SceneContext): void;
   step(dt: number): void;
   sync(view: SceneView): void;
   stats(): SceneStats;
+  /** A control changed (see `controls`): a number for sliders, the option for choices, '' for buttons. */
+  control?(id: string, value: number | string): void;
+  /** Extra lines for the page's readout (e.g. a timing breakdown). */
+  info?(): string[];
+  /** Pointer pressed on the 3D view: return true to take the drag (the camera then stays put until up). */
+  pointerDown?(ray: PointerRay): boolean;
+  pointerMove?(ray: PointerRay): void;
+  pointerUp?(): void;
 }
 
 /** Scenes are registered as factories so that every runner owns a fresh instance. */

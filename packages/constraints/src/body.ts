@@ -19,7 +19,7 @@ export class Body {
   /** q and qd at the start of the current World.step (restored if the step fails). */
   readonly frameQ: Float64Array;
   readonly frameQd: Float64Array;
-  /** Momentum the free root's subtree must have after the step (null unless link 0 is a free joint of a multi-link body). */
+  /** Momentum the free root's subtree must have after the step (null unless link 0 is the only free root of a multi-link body; a single free body keeps its momentum by the integrator itself). */
   readonly momentumTarget: Float64Array | null;
   readonly momentumStart: Float64Array | null;
   /** Scratch of nv numbers. */

@@ -16,9 +16,11 @@
  * source's id, which a process-wide counter hands out: a world built again gets new ids. The
  * saved state therefore lists the ids of the world's sources in order, and restoring gives the
  * sources of the target world (which must be built the same way: the same kinds of sources in the
- * same order) the saved ids, so that the saved warm-start forces find their rows. The collision detection keeps no
- * state that changes its output (its sort orders are canonical), the row sources none; but a
- * sleeping body is not re-posed by the step, so the restore runs the kinematics of every body.
+ * same order) the saved ids, so that the saved warm-start forces find their rows.
+ *
+ * The collision detection keeps no state that changes its output (its sort orders are canonical),
+ * the row sources none besides their ids; but a sleeping body is not re-posed by the step, so the
+ * restore runs the kinematics of every body (its shapes must be where its restored q puts them).
  */
 import { forwardKinematics } from '@sinew/featherstone';
 import type { Body } from './body.js';

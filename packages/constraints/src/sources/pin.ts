@@ -52,6 +52,16 @@ export class PointPin implements ConstraintSource {
     this.target.point.set([p[0], p[1], p[2]]);
   }
 
+  /**
+   * Moves the target point: a world point when the pin holds to the world, else a point in the
+   * target link's coordinates (a grab sliding along the held body). Refuses non-finite input,
+   * changing nothing.
+   */
+  setTargetPoint(p: ArrayLike<number>): void {
+    for (let k = 0; k < 3; k++) if (typeof p[k] !== 'number' || !Number.isFinite(p[k])) throw new RangeError(`PointPin.setTargetPoint: expected 3 finite numbers, element ${k} is ${p[k]}`);
+    this.target.point.set([p[0], p[1], p[2]]);
+  }
+
   /** '' when the pin's points are finite, else which is not. The World asks before each step (the arrays are public). */
   checkInputs(bodies?: readonly Body[]): string {
     const b = bodies?.[this.bodyA];

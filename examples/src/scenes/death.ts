@@ -1,0 +1,214 @@
+/**
+ * A ragdoll death scene: the humanoid preset walks by following the CMU walk (a MotionFollower of
+ * @sinew/characters: joint drives as constraint rows, the root held by a bounded 'assisted' drive),
+ * a ball thrown at it knocks it over, and at the first touch it dies (MotionFollower.die): the root
+ * is let go and the muscle tone fades to a residual over the chosen time while the joint limits
+ * keep the body human. A click shoots it instead: an impulse at the point clicked.
+ */
+import { RowTag, World, type Body } from '@sinew/constraints';
+import { MotionFollower, type JointTrajectory } from '@sinew/characters';
+import { ModelBuilder, State, forwardKinematics, type Model } from '@sinew/featherstone';
+import { assertFinite } from '../sim/metrics.js';
+import { pick } from '../sim/pick.js';
+import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
+import { CMU_WALK, humanoidModel, walkOnHumanoid, WALKER_COLORS } from './walker.js';
+import { addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+
+const PLOTS: readonly PlotSpec[] = [
+  { title: 'muscle tone', unit: '1 = full strength', series: ['tone'] },
+  { title: 'energy of the walker', unit: 'J', series: ['kinetic', 'potential'] },
+  { title: 'joint tracking error (mean over joints)', unit: 'rad', series: ['tracking error'] },
+  SOLVER_PLOT,
+];
+
+const BALL_RADIUS = 0.12, BALL_MASS = 8;
+/** The first ball leaves at this time and reaches the walker's chest FLIGHT seconds later. */
+const LAUNCH = 1.3, FLIGHT = 0.3;
+const SHOT = 60; // N s, a click
+/** Factor on a ball's angular velocity per step (about e^-5 per second). */
+const BALL_SPIN_DECAY = 0.98;
+
+type DeathPose = 'clip' | 'hold' | 'relaxed';
+
+function ballModel(): Model {
+  const b = new ModelBuilder();
+  const I = 0.4 * BALL_MASS * BALL_RADIUS * BALL_RADIUS;
+  b.addLink({
+    name: 'ball', parent: null, joint: { type: 'free' }, mass: BALL_MASS, inertia: [I, I, I, 0, 0, 0],
+    shapes: [{ geometry: { type: 'sphere', radius: BALL_RADIUS }, friction: 0.5, restitution: 0.3 }],
+  });
+  return b.build();
+}
+
+class DeathScene implements Scene {
+  readonly name = 'death';
+  readonly title = 'Ragdoll death';
+  readonly summary =
+    'The humanoid preset walks by following the CMU walk (joint drives solved with the contacts, the root held by a bounded hand of god). An 8 kg ball knocks it over and at the first touch it dies: the root is let go and the muscle tone fades to 5 % over the fade time while its muscles aim at the chosen pose; joint limits keep the fall human.';
+  readonly hint = 'Click the walker to shoot it there (a 60 N s impulse), later clicks poke the body. Reset (R) replays with the fade time and aim set below.';
+  readonly timeStep = 1 / 240;
+  readonly usesSolver = true;
+  readonly camera = { position: [2.2, 1.6, 5.4], target: [0, 0.75, 1.9] } as const;
+  readonly plots = PLOTS;
+  readonly assets = [CMU_WALK];
+  private fade = 0.8;
+  private pose: DeathPose = 'clip';
+  private ctx!: SceneContext;
+  private model!: Model;
+  private trajectory!: JointTrajectory;
+  private pairs: [number, number][] = [];
+  private world!: World;
+  private walker!: Body;
+  private follower!: MotionFollower;
+  private balls: Body[] = [];
+  private ballModel = ballModel();
+  private time = 0;
+  private deathTime = -1;
+  private cause = '';
+  private launched = false;
+  private mark: { p: [number, number, number]; until: number } | null = null;
+  private readonly contacts = new ContactCollector();
+
+  get controls(): readonly SceneControl[] {
+    return [
+      { kind: 'slider', id: 'fade', label: 'muscle tone fade', min: 0.05, max: 3, step: 0.05, value: this.fade, unit: 's' },
+      { kind: 'choice', id: 'pose', label: 'dying muscles aim at', options: ['clip', 'hold', 'relaxed'], value: this.pose },
+      { kind: 'button', id: 'ball', label: 'Throw another ball' },
+    ];
+  }
+
+  control(id: string, value: number | string): void {
+    if (id === 'fade') this.fade = Math.max(0, Number(value));
+    else if (id === 'pose' && (value === 'clip' || value === 'hold' || value === 'relaxed')) this.pose = value;
+    else if (id === 'ball' && this.world) this.throwBall(this.aimPoint(0.3), FLIGHT);
+  }
+
+  setup(ctx: SceneContext): void {
+    this.ctx = ctx;
+    if (!this.model) {
+      // built once per scene: the retargeting reads every frame of the clip
+      this.model = humanoidModel({ dampingRate: 2 });
+      this.trajectory = walkOnHumanoid(ctx, this.model).trajectory;
+      this.pairs = overlappingPairs(this.model, this.trajectory);
+    }
+    this.time = 0;
+    this.deathTime = -1;
+    this.cause = '';
+    this.launched = false;
+    this.mark = null;
+    this.balls = [];
+    this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
+    this.world.addStatic({ geometry: { type: 'plane' }, friction: 0.9 }, 'floor');
+    this.walker = addRagdoll(this.world, this.model, 'walker', this.pairs);
+    this.follower = new MotionFollower(this.world, this.walker, { trajectory: this.trajectory, root: 'assisted' });
+    forwardKinematics(this.model, this.walker.state);
+  }
+
+  /** Where the walker's belly (just below the thorax) will be in `ahead` seconds (from the clip while it walks, else where it is). */
+  private aimPoint(ahead: number): [number, number, number] {
+    const thorax = this.model.linkIndex('thorax');
+    if (this.deathTime < 0) {
+      const s = new State(this.model);
+      this.trajectory.sampleQ(this.follower.time + ahead, s.q);
+      forwardKinematics(this.model, s, false);
+      const P = s.work.pose, o = 12 * thorax;
+      return [P[o + 9] - 0.05 * P[o + 1], P[o + 10] - 0.05 * P[o + 4], P[o + 11] - 0.05 * P[o + 7]];
+    }
+    const P = this.walker.state.work.pose, o = 12 * thorax;
+    return [P[o + 9], P[o + 10], P[o + 11]];
+  }
+
+  /** A ball from the walker's left, 3 m away, reaching `target` after `flight` seconds. */
+  private throwBall(target: [number, number, number], flight: number): void {
+    const body = this.world.addBody(this.ballModel, { name: `ball${this.balls.length}` });
+    const start = [target[0] + 3.2, target[1] + 0.3, target[2] - 0.6];
+    const g = this.world.gravity;
+    const q = body.state.q, qd = body.state.qd;
+    q.set(start, 0);
+    // free joint qd: angular, then the origin's velocity in the link frame (the ball starts unrotated)
+    for (let k = 0; k < 3; k++) qd[3 + k] = (target[k] - start[k] - 0.5 * g[k] * flight * flight) / flight;
+    forwardKinematics(this.ballModel, body.state);
+    this.balls.push(body);
+  }
+
+  private die(cause: string, impulse?: { link: number; point: [number, number, number]; impulse: [number, number, number] }): void {
+    if (this.deathTime >= 0) return;
+    this.deathTime = this.time;
+    this.cause = cause;
+    this.follower.die({ fromClip: false, fadeTime: this.fade, pose: this.pose, impulse });
+  }
+
+  pointerDown(ray: PointerRay): boolean {
+    const hit = pick([this.walker], ray);
+    if (!hit) return false;
+    const p: [number, number, number] = [SHOT * ray.direction[0], SHOT * ray.direction[1], SHOT * ray.direction[2]];
+    if (this.deathTime < 0) this.die(`shot in the ${this.model.linkNames[hit.link].replace(/_/g, ' ')}`, { link: hit.link, point: hit.point, impulse: p });
+    else applyImpulse(this.world, this.walker, hit.link, hit.point, [0.5 * p[0], 0.5 * p[1], 0.5 * p[2]]);
+    this.mark = { p: hit.point, until: this.time + 0.5 };
+    return true;
+  }
+
+  step(dt: number): void {
+    if (!this.launched && this.time >= LAUNCH) {
+      this.launched = true;
+      this.throwBall(this.aimPoint(FLIGHT), FLIGHT);
+    }
+    // the balls do not roll: a free body spinning fast while it moves gains energy step by step
+    // in featherstone's integrator (see examples/README.md), so their spin is damped away
+    for (const b of this.balls) for (let k = 0; k < 3; k++) b.state.qd[k] *= BALL_SPIN_DECAY;
+    this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
+    const st = this.world.step(dt);
+    this.time += dt;
+    if (st.error) throw new Error(st.error);
+    for (const b of this.world.bodies) {
+      assertFinite(this.name, this.time, b.state);
+      forwardKinematics(b.model, b.state);
+    }
+    if (this.deathTime < 0) {
+      // a ball about to touch kills: the contact rows of the step reach a few centimetres ahead
+      // (the collision margin), so the walker goes limp and its root free just before the impact
+      const rows = this.world.rows, w = this.walker.index;
+      for (let r = 0; r < rows.count; r++) {
+        if (rows.tag[r] !== RowTag.Contact || !(rows.error[r] < 0.08)) continue;
+        const a = rows.bodyA[r], b = rows.bodyB[r];
+        if ((a === w && b > w) || (b === w && a > w)) {
+          const P = this.world.bodies[a === w ? b : a].state.work.pose;
+          this.mark = { p: [P[9], P[10], P[11]], until: this.time + 0.5 };
+          this.die('hit by the ball');
+          break;
+        }
+      }
+    }
+  }
+
+  sync(view: SceneView): void {
+    view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS });
+    this.balls.forEach((b, i) => view.articulation(`ball${i}`, b.model, b.state, { colors: [0xe4572e] }));
+    if (this.mark && this.time < this.mark.until) view.marker('hit', ...this.mark.p, 0.04, 0xffd166);
+    this.contacts.draw(view, 'floor', this.world);
+  }
+
+  info(): string[] {
+    if (this.deathTime < 0) return [`walker       alive, walking (clip ${this.follower.time.toFixed(2)} s)`];
+    return [`walker       dead at ${this.deathTime.toFixed(2)} s, ${this.cause}`, `             tone ${this.follower.currentTone.toFixed(2)}, fade ${this.fade.toFixed(2)} s, aim: ${this.pose}`];
+  }
+
+  stats(): SceneStats {
+    const e = worldEnergy(this.world);
+    const st = this.world.stats;
+    const errors = this.follower.jointErrors();
+    let sum = 0, n = 0;
+    for (const [k, v] of Object.entries(errors)) if (!k.includes('.')) { sum += v; n++; }
+    const walker = bodiesEnergy([this.walker]);
+    return {
+      links: e.links,
+      contacts: st.contacts,
+      kineticEnergy: e.kinetic,
+      maxPenetration: st.maxPenetration,
+      maxLimitViolation: Math.max(0, e.limit),
+      series: { tone: this.follower.currentTone, kinetic: walker.kinetic, potential: walker.potential, 'tracking error': n ? sum / n : 0, ...solverSeries(this.world) },
+    };
+  }
+}
+
+export const death = (): Scene => new DeathScene();

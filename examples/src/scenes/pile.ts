@@ -1,0 +1,162 @@
+/**
+ * A pile of ragdolls on stairs: 1 to 100 humanoid presets (16 links, 43 dofs each) dropped in
+ * layers over a flight of static boxes. Contacts between ragdolls couple them into islands, each
+ * solved as one LCP; resting islands fall asleep. The readout and the plot break a step down into
+ * its phases (World.stats.ms).
+ */
+import { World, type Body } from '@sinew/constraints';
+import { forwardKinematics, type Model, type ShapeDesc } from '@sinew/featherstone';
+import { assertFinite } from '../sim/metrics.js';
+import type { PlotSpec, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
+import { humanoidModel } from './walker.js';
+import { addRagdoll, ContactCollector, overlappingPairs, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+
+const STEPS = 7, RISE = 0.2, TREAD = 0.36, WIDTH = 3.2;
+/** Top landing: its front edge at z = TOP_Z, height STEPS * RISE. */
+const TOP_Z = -STEPS * TREAD;
+const PHASES = ['rows', 'dynamics', 'k', 'solve', 'integrate', 'stabilize'] as const;
+const PALETTE = [0xe8833a, 0x3aa6a0, 0xf2b541, 0x4c9be8, 0xc77dff, 0x6cc551, 0xe4572e, 0xd9a27a, 0x2f6f8f, 0xff6b9a];
+
+const PLOTS: readonly PlotSpec[] = [
+  { title: 'wall time of a step, by phase', unit: 'ms', series: ['step', 'rows', 'K', 'solve', 'stab'] },
+  { title: 'contacts and sleeping ragdolls', unit: 'count', series: ['contacts', 'awake'] },
+  { title: 'kinetic energy', unit: 'J', series: ['kinetic'] },
+  SOLVER_PLOT,
+];
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The flight of stairs as boxes, each from the ground up to its tread; the landing at the top is deep. */
+function stairs(): ShapeDesc[] {
+  const out: ShapeDesc[] = [];
+  for (let k = 0; k < STEPS; k++) {
+    const h = (STEPS - k) * RISE;
+    // step k spans z in [TOP_Z + k TREAD, TOP_Z + (k + 1) TREAD]; the landing (k = 0) reaches back 2.4 m further
+    const z0 = k === 0 ? TOP_Z - 2.4 : TOP_Z + k * TREAD, z1 = TOP_Z + (k + 1) * TREAD;
+    out.push({ geometry: { type: 'box', halfExtents: [WIDTH / 2, h / 2, (z1 - z0) / 2] }, position: [0, h / 2, (z0 + z1) / 2], friction: 0.7 });
+  }
+  return out;
+}
+
+class PileScene implements Scene {
+  readonly name = 'pile';
+  readonly title = 'Pile of ragdolls';
+  readonly summary =
+    'Humanoid ragdolls (16 links, 43 dofs each) dropped in layers onto a flight of stairs. Contacts between them couple them into islands, each one LCP; resting islands sleep. The readout splits a step into its phases: rows (collision and constraint rows), K (AccelerationDeltas), solve (PGS), integrate, stabilise. Large piles run slower than real time: the page caps the steps per frame.';
+  readonly timeStep = 1 / 240;
+  readonly usesSolver = true;
+  readonly camera = { position: [4.6, 3.6, 4.4], target: [0, 1.0, -1.4] } as const;
+  readonly plots = PLOTS;
+  private count = 4;
+  private ctx!: SceneContext;
+  private world!: World;
+  private model!: Model;
+  private bodies: Body[] = [];
+  private shapes: ShapeDesc[] = [];
+  private time = 0;
+  private readonly contacts = new ContactCollector();
+
+  get controls(): readonly SceneControl[] {
+    return [{ kind: 'slider', id: 'count', label: 'ragdolls', min: 1, max: 100, step: 1, value: this.count, resets: true }];
+  }
+
+  control(id: string, value: number | string): void {
+    if (id === 'count') this.count = Math.max(1, Math.min(100, Math.round(Number(value))));
+  }
+
+  setup(ctx: SceneContext): void {
+    this.ctx = ctx;
+    this.time = 0;
+    this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-6, sor: 1 } });
+    this.world.addStatic({ geometry: { type: 'plane' } }, 'floor');
+    this.shapes = stairs();
+    this.shapes.forEach((s, k) => this.world.addStatic(s, `step${k}`));
+    this.model = humanoidModel({ height: 1.75, mass: 70, dampingRate: 3 });
+    const overlaps = overlappingPairs(this.model);
+    const rnd = random(7);
+    this.bodies = [];
+    const top = STEPS * RISE;
+    for (let i = 0; i < this.count; i++) {
+      const body = addRagdoll(this.world, this.model, `ragdoll${i}`, overlaps);
+      // layers of three, 0.42 m apart, lying along the fall line over the upper steps
+      const layer = Math.floor(i / 3), slot = i % 3;
+      const q = body.state.q;
+      const pelvisY = 0.53 * 1.75;
+      q[0] = (slot - 1) * 0.95 + 0.2 * (rnd() - 0.5);
+      q[1] = top + 0.6 + 0.42 * layer - pelvisY + 0.15 * rnd();
+      q[2] = TOP_Z + 0.5 + 0.6 * (rnd() - 0.5);
+      // lying face down or up along the fall line, turned a little: about X by +-90 deg, then yaw
+      const pitch = (rnd() < 0.5 ? 1 : -1) * (Math.PI / 2 + 0.3 * (rnd() - 0.5));
+      const yaw = 0.8 * (rnd() - 0.5);
+      const cy = Math.cos(yaw / 2), sy = Math.sin(yaw / 2), cp = Math.cos(pitch / 2), sp = Math.sin(pitch / 2);
+      q[3] = cy * sp; q[4] = sy * cp; q[5] = -sy * sp; q[6] = cy * cp;
+      forwardKinematics(this.model, body.state);
+      // thrown down the stairs, tumbling
+      setRootVelocity(body, [2 * (rnd() - 0.5), 2 * (rnd() - 0.5), 2 * (rnd() - 0.5)], [0.4 * (rnd() - 0.5), 0, 1.6 + 0.6 * rnd()]);
+      this.bodies.push(body);
+    }
+  }
+
+  step(dt: number): void {
+    this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
+    const st = this.world.step(dt);
+    this.time += dt;
+    if (st.error) throw new Error(st.error);
+    for (const b of this.bodies) {
+      assertFinite(this.name, this.time, b.state);
+      forwardKinematics(this.model, b.state);
+    }
+  }
+
+  sync(view: SceneView): void {
+    this.shapes.forEach((s, k) => view.staticShape(`step${k}`, s, k % 2 === 0 ? 0x5b6475 : 0x535c6c));
+    this.bodies.forEach((b, i) => {
+      const c = PALETTE[i % PALETTE.length];
+      view.articulation(`ragdoll${i}`, this.model, b.state, { colors: [c, 0x3b4252, c, 0x2e3440] });
+    });
+    this.contacts.draw(view, 'contacts', this.world, 0.002);
+  }
+
+  info(): string[] {
+    const st = this.world.stats, ms = st.ms;
+    const total = PHASES.reduce((s, p) => s + ms[p], 0);
+    return [
+      `ragdolls     ${this.count} (${this.count - st.sleeping} awake), ${st.islands} islands, ${st.rows} rows`,
+      `step split   ${total.toFixed(2)} ms: rows ${ms.rows.toFixed(2)}, dyn ${ms.dynamics.toFixed(2)}`,
+      `             K ${ms.k.toFixed(2)}, solve ${ms.solve.toFixed(2)}, integ ${ms.integrate.toFixed(2)}, stab ${ms.stabilize.toFixed(2)}`,
+    ];
+  }
+
+  stats(): SceneStats {
+    const e = worldEnergy(this.world);
+    const st = this.world.stats;
+    const series: Record<string, number> = { kinetic: e.kinetic, contacts: st.contacts, awake: this.count - st.sleeping, ...solverSeries(this.world) };
+    let total = 0;
+    for (const p of PHASES) total += st.ms[p];
+    series.step = total;
+    series.rows = st.ms.rows;
+    series.K = st.ms.k;
+    series.solve = st.ms.solve;
+    series.stab = st.ms.stabilize;
+    return {
+      links: e.links,
+      contacts: st.contacts,
+      kineticEnergy: e.kinetic,
+      maxPenetration: st.maxPenetration,
+      maxLimitViolation: Math.max(0, e.limit),
+      series,
+    };
+  }
+}
+
+export const pile = (): Scene => new PileScene();
