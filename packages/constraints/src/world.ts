@@ -276,20 +276,28 @@ export class World {
       st.error = this.checkFinite();
     } catch (e) {
       st.error = `World.step at t = ${time0}: ${(e as Error).message}`;
-    }
-    if (st.error) {
-      // roll back: nothing simulated before this step is lost; the world keeps stepping
-      for (const b of this.bodies) {
-        b.state.q.set(b.frameQ);
-        b.state.qd.set(b.frameQd);
-        b.state.work.dynamicsValid = false;
+      // a TypeError or ReferenceError is a programming error, not a state gone bad: roll back, then
+      // let it surface with its stack instead of freezing the world quietly
+      if (e instanceof TypeError || e instanceof ReferenceError) {
+        this.rollBack(time0);
+        throw e;
       }
-      this.warm.clear();
-      this.time = time0 + dt;
     }
+    if (st.error) this.rollBack(time0 + dt);
     for (const b of this.bodies) b.state.clearForces();
     st.time = this.time;
     return st;
+  }
+
+  /** Restores every body to the start of the step (nothing simulated before it is lost). */
+  private rollBack(time: number): void {
+    for (const b of this.bodies) {
+      b.state.q.set(b.frameQ);
+      b.state.qd.set(b.frameQd);
+      b.state.work.dynamicsValid = false;
+    }
+    this.warm.clear();
+    this.time = time;
   }
 
   /** '' when every state is finite, else which body and joint went non-finite. */
