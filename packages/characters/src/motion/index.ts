@@ -18,3 +18,4 @@ export {
 } from './bone-names.js';
 export type { SegmentMap, SegmentSource, BodySide } from './bone-names.js';
 export { capsuleInertia } from './capsule.js';
+export { SkinBinding, writeLinkMatrices } from './skin-output.js';
