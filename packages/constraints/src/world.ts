@@ -360,7 +360,7 @@ export class World {
     for (let halvings = 0; ; halvings++) {
       for (const b of bodies) if (!b.sleeping) integrateSemiImplicit(b.model, b.state, b.qdd, hTry, false);
       if (halvings >= this.maxHalvings) break;
-      if (this.violation(rows) <= this.backtrackTolerance) break;
+      if (this.violation(rows, ctx) <= this.backtrackTolerance) break;
       for (const b of bodies) if (!b.sleeping) b.restore();
       hTry *= 0.5;
       st.halvings++;
@@ -503,10 +503,17 @@ export class World {
    * measured exactly through the rows' position measures: every contact the step could make is
    * among them (speculative margins), so a body that would pass a thin wall is caught too.
    */
-  private violation(rows: RowBuffer): number {
+  private violation(rows: RowBuffer, ctx: StepContext): number {
     const bodies = this.bodies;
     let checked = false;
     let worst = 0;
+    // sources that judge the tentative state themselves (conditions their rows do not measure exactly)
+    for (const src of this.sources) {
+      if (!src.violation) continue;
+      if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
+      const v = src.violation(ctx);
+      if (v > worst) worst = v;
+    }
     for (let j = 0; j < rows.count; j++) {
       const tag = rows.tag[j];
       if (tag !== RowTag.Contact && tag !== RowTag.Limit) continue;

@@ -128,20 +128,4 @@ export class JointLimits implements ConstraintSource {
       rows.key[r] = limitKey(body.index, link, 4);
     }
   }
-
-  violation(ctx: StepContext): number {
-    let worst = 0;
-    for (const body of ctx.bodies) {
-      if (body.sleeping) continue;
-      const { model, state } = body;
-      for (let i = 0; i < model.nLinks; i++) {
-        const t = model.jointType[i];
-        if (t !== JointType.revolute && t !== JointType.prismatic) continue;
-        const d = model.vOffset[i];
-        const x = state.q[model.qOffset[i]];
-        worst = Math.max(worst, model.lower[d] - x, x - model.upper[d]);
-      }
-    }
-    return worst;
-  }
 }
