@@ -2,7 +2,7 @@
  * Small benchmark harness shared by the packages' bench scripts: runs a function in batches until
  * the batches are stable, reports median, min and max per call, and collects rows for a JSON file.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -88,9 +88,23 @@ export function heapGrowthPerCall(fn: () => void, calls = 100_000): number {
 
 /** Writes every row measured in this process to bench-output/<file>.json. */
 export function writeResults(file: string): string {
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const root = repoRoot();
   const out = join(root, 'bench-output', `${file}.json`);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2));
   return out;
+}
+
+/**
+ * The repository root: the nearest folder above this module holding pnpm-workspace.yaml (a bench
+ * script runs from its source or from the bundle `pnpm bench` builds beside it).
+ */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('bench: no pnpm-workspace.yaml above ' + fileURLToPath(import.meta.url));
+    dir = up;
+  }
+  return dir;
 }

@@ -1,10 +1,15 @@
 // `pnpm bench` / `npm run bench`: runs every benchmark script (packages/*/bench/*.bench.ts, examples/bench)
 // in its own Node process with GC exposed, so each prints its tables and writes bench-output/<name>.json.
+// Each script is first bundled by esbuild (ESM, the packages' TypeScript sources inlined, npm
+// dependencies left as imports) into <name>.bundle.mjs beside it, so the figures are those of the code
+// as an application ships it, not of a development-time TypeScript loader (whose per-module export
+// getters cost up to 2x in the step).
 // `pnpm bench <filter>` runs only the scripts whose path contains <filter>.
 // At the end: a summary table (each script's exit status, wall time and the JSON files it wrote) and
 // the performance targets as world.bench.ts judged them, both written to bench-output/summary.json.
 import { readdirSync, existsSync, statSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,7 +39,13 @@ let failed = 0;
 for (const f of files) {
   console.log(`\n# ${f}`);
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, ['--expose-gc', '--conditions=sinew-source', '--import', 'tsx', f], { cwd: root, stdio: 'inherit' });
+  const bundle = f.replace(/\.ts$/, '.bundle.mjs');
+  buildSync({
+    entryPoints: [join(root, f)], outfile: join(root, bundle), bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    conditions: ['sinew-source'], external: ['@dimforge/*', 'mathjs', 'three', 'playwright-core', 'esbuild', 'tsx'], logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  const r = spawnSync(process.execPath, ['--expose-gc', bundle], { cwd: root, stdio: 'inherit' });
   const status = r.status === 0 ? 'ok' : r.status === null ? `killed (${r.signal})` : `exit ${r.status}`;
   if (r.status !== 0) failed++;
   scripts.push({ script: f, status, seconds: (Date.now() - t0) / 1000, json: writtenSince(t0).map((j) => `bench-output/${j}`) });

@@ -129,10 +129,13 @@ describe('the scenes of the examples issue, headless', () => {
     expect(rows.rows[2].seriesRange['root error'][1]).toBeGreaterThan(rows.rows[0].seriesRange['root error'][1]);
     expect(rows.rows[4].seriesRange['root error'][1]).toBeLessThan(0.06);
     expect(rows.rows[4].seriesRange['joint error'][1]).toBeLessThan(0.06);
-    // the joint torques of stable PD and PD keep it on its feet and near the clip as well
+    // the joint torques of stable PD and PD keep it on its feet and near the clip as well: the
+    // pelvis stands at 0.93 m and lies at about 0.15 m after a fall; plain PD, which knows nothing
+    // of the body's dynamics, walks with bent knees, the pelvis 0.65-0.72 m high at 3 s (with and
+    // without warm-started contact forces), stable PD at 0.90 m
     for (const drive of ['stable PD', 'PD']) {
       const pd = runDemo({ scene: 'follow', seconds: 3, controls: { drive, auto: 'off' } });
-      expect(pd.final.bodies[0].links[0].position[1]).toBeGreaterThan(0.7);
+      expect(pd.final.bodies[0].links[0].position[1]).toBeGreaterThan(drive === 'PD' ? 0.6 : 0.85);
       for (const row of pd.rows) expect(row.seriesRange['joint error'][1]).toBeLessThan(0.5);
     }
   });

@@ -3,7 +3,7 @@
  * character from a clip: sampling a pose, retargeting it to q, and q + qd together.
  *
  * Run from the repository root:
- *   node --expose-gc --conditions=sinew-source --import tsx packages/characters/bench/import.bench.ts
+ *   pnpm bench packages/characters/bench/import.bench.ts (bundled by esbuild first; see scripts/bench.mjs)
  */
 import { readFileSync } from 'node:fs';
 import { fmt, heapGrowthPerCall, measure, printTable, writeResults } from '../../../bench/harness.js';

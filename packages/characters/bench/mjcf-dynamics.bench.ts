@@ -10,7 +10,7 @@
  * joint ranges with random velocities, the same on every run.
  *
  * Run from the repository root:
- *   node --expose-gc --conditions=sinew-source --import tsx packages/characters/bench/mjcf-dynamics.bench.ts
+ *   pnpm bench packages/characters/bench/mjcf-dynamics.bench.ts (bundled by esbuild first; see scripts/bench.mjs)
  * BENCH_QUICK=1 takes fewer samples.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { accelerationDeltasForce, accelerationDeltasPointForce, accelerationDelt
 import { fmt, heapGrowthPerCall, measure, printTable, record, writeResults, type Timing } from '../../../bench/harness.js';
 import { importMJCF } from '../src/index.js';
 
-const COMMAND = 'node --expose-gc --conditions=sinew-source --import tsx packages/characters/bench/mjcf-dynamics.bench.ts';
+const COMMAND = 'pnpm bench packages/characters/bench/mjcf-dynamics.bench.ts';
 const QUICK = process.env.BENCH_QUICK === '1';
 const SAMPLES = QUICK ? 11 : 31;
 const root = new URL('../../../../shared/data/mjcf/', import.meta.url);

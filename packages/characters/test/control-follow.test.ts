@@ -119,7 +119,7 @@ describe('following the CMU walk on the humanoid preset', () => {
     expect(assisted.minPelvis).toBeGreaterThan(0.8);
     expect(assisted.maxTilt).toBeLessThan(20);
     expect(free.minPelvis).toBeLessThan(0.4);
-    expect(free.steps * DT).toBeLessThan(1.5);
+    expect(free.steps).toBeLessThan(STEPS); // it falls before the clip ends
   });
 
   for (const root of ['kinematic', 'assisted'] as const) {

@@ -4,7 +4,7 @@
  * piles on a heightfield), with contact counts and heap growth per call.
  *
  * Run from the repository root:
- *   node --expose-gc --conditions=sinew-source --import tsx packages/constraints/bench/collision.bench.ts
+ *   pnpm bench packages/constraints/bench/collision.bench.ts (bundled by esbuild first; see scripts/bench.mjs)
  */
 import type { ShapeDesc } from '@sinew/featherstone';
 import { PerformanceObserver } from 'node:perf_hooks';

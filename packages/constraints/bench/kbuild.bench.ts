@@ -18,7 +18,7 @@
  * machine does not count; the targets table of world.bench.ts judges on it).
  *
  * Run from the repository root:
- *   node --expose-gc --conditions=sinew-source --import tsx packages/constraints/bench/kbuild.bench.ts
+ *   pnpm bench packages/constraints/bench/kbuild.bench.ts (bundled by esbuild first; see scripts/bench.mjs)
  * BENCH_QUICK=1 takes fewer samples.
  */
 import { fmt, printTable, record, writeResults, type Timing } from '../../../bench/harness.js';
@@ -26,7 +26,7 @@ import { forwardKinematics, JointType, type Model } from '@sinew/featherstone';
 import { Body, ConstraintSolver, RowBuffer, RowTag } from '../src/index.js';
 import { humanoidTree } from '../test/humanoid-fixture.js';
 
-const COMMAND = 'node --expose-gc --conditions=sinew-source --import tsx packages/constraints/bench/kbuild.bench.ts';
+const COMMAND = 'pnpm bench packages/constraints/bench/kbuild.bench.ts';
 const QUICK = process.env.BENCH_QUICK === '1';
 const SAMPLES = QUICK ? 9 : 31;
 const SWEEPS = 20;

@@ -9,7 +9,7 @@ import { fmt, heapGrowthPerCall, measure, printTable, record, writeResults } fro
 import { PgsSolver, pgsRowOrder, solveLcpLemke, solveMixedLcpLemke } from '../src/lcp/index.js';
 import { SeededRandom, contactStackLcp, randomSpdMatrix } from '../src/lcp/random-problems.js';
 
-const COMMAND = 'node --expose-gc --conditions=sinew-source --import tsx packages/constraints/bench/lcp.bench.ts';
+const COMMAND = 'pnpm bench packages/constraints/bench/lcp.bench.ts';
 const SWEEPS = 20;
 
 // PGS: a fixed number of sweeps (tolerance 0), so the time is per sweep of a known size.

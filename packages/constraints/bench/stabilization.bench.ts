@@ -3,12 +3,11 @@
  * no stabilisation, Baumgarte (alpha 50, 200, 2000) and post-stabilisation. Prints the largest
  * error of each and writes the curves as an SVG plot to bench-output/cline-chain.svg.
  *
- * Run: node --expose-gc --conditions=sinew-source --import tsx packages/constraints/bench/stabilization.bench.ts
+ * Run: pnpm bench packages/constraints/bench/stabilization.bench.ts (bundled by esbuild first; see scripts/bench.mjs)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { printTable, record, writeResults } from '../../../bench/harness.js';
+import { printTable, record, repoRoot, writeResults } from '../../../bench/harness.js';
 import { clineSvg, runAllClineModes } from '../test/cline-experiment.js';
 
 const t0 = performance.now();
@@ -20,7 +19,7 @@ printTable('Cline 6-link chain, 600 steps of 1 ms (command: pnpm bench stabiliza
   'thesis (mm)': r.label.startsWith('no') ? '~20' : r.label.endsWith('= 50') ? '<= 5' : r.label.endsWith('= 200') ? '<= 3' : r.label.endsWith('2000') ? 'jiggles' : '<= 0.01',
 })));
 for (const r of runs) record({ name: `cline ${r.label}`, medianUs: 0, minUs: 0, maxUs: 0, calls: r.error.length, maxErrorM: r.max });
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const root = repoRoot();
 const svg = join(root, 'bench-output', 'cline-chain.svg');
 mkdirSync(dirname(svg), { recursive: true });
 writeFileSync(svg, clineSvg(runs));

@@ -24,19 +24,18 @@
  * medians), the step targets on this run's per-step times.
  *
  * Run from the repository root:
- *   node --expose-gc --conditions=sinew-source --import tsx packages/constraints/bench/world.bench.ts
+ *   pnpm bench packages/constraints/bench/world.bench.ts (bundled by esbuild first; see scripts/bench.mjs)
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { accelerationDeltasForce, forwardDynamics } from '@sinew/featherstone';
-import { fmt, measure, printTable, record, writeResults, type Timing } from '../../../bench/harness.js';
+import { fmt, measure, printTable, record, repoRoot, writeResults, type Timing } from '../../../bench/harness.js';
 import type { World, WorldOptions } from '../src/index.js';
 import { pelvisHeights, pileLayout, ragdollModel, ragdollState, sinewPile, topHeight } from './ragdoll-pile.js';
 import { loadRapier, rapierPile, type RapierPile } from './rapier-pile.js';
 
-const COMMAND = 'node --expose-gc --conditions=sinew-source --import tsx packages/constraints/bench/world.bench.ts';
+const COMMAND = 'pnpm bench packages/constraints/bench/world.bench.ts';
 const QUICK = process.env.BENCH_QUICK === '1';
 const FULL = process.env.BENCH_FULL === '1';
 const SCALE = Number(process.env.BENCH_BUDGET_SCALE ?? 1) * (QUICK ? 0.5 : 1);
@@ -326,7 +325,7 @@ printTable(`Heap per World.step after warm-up (target: 0) — ${COMMAND}`, heapT
 
 // ---------------------------------------------------------------------------------------------
 // Targets
-const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = repoRoot();
 const written = new Map<string, string>();
 function readRows(file: string): Timing[] | null {
   const p = join(root, 'bench-output', `${file}.json`);

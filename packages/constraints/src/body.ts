@@ -30,10 +30,16 @@ export class Body {
   restTime = 0;
   /** Island of the current step. */
   island = -1;
+  /**
+   * Place of this body in the world's canonical order (by name, then by index): the solver orders
+   * its rows by it, so the order in which bodies were added does not decide the Gauss-Seidel order.
+   */
+  rank = 0;
 
   constructor(index: number, name: string, model: Model, state?: State) {
     if (state && state.model !== model) throw new Error(`Body "${name}": the state belongs to another model`);
     this.index = index;
+    this.rank = index;
     this.name = name;
     this.model = model;
     this.state = state ?? new State(model);

@@ -27,6 +27,7 @@ import type { Body } from './body.js';
 import { TrajectoryFollower, VelocityMotor } from './sources/drives.js';
 import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource } from './sources/source.js';
+import type { WarmStartTable } from './solver/warm-start.js';
 
 export interface WorldState {
   /** Simulated time (s). */
@@ -56,9 +57,8 @@ function sourceIds(src: ConstraintSource): { kind: string; id: number; pinId: nu
   return { kind: (src as object).constructor?.name ?? 'source', id: -1, pinId: -1 };
 }
 
-export function saveWorldState(world: WorldLike, warm: ReadonlyMap<number, number>): WorldState {
-  const keys = Float64Array.from(warm.keys()).sort();
-  const forces = Float64Array.from(keys, (k) => warm.get(k)!);
+export function saveWorldState(world: WorldLike, warm: WarmStartTable): WorldState {
+  const { keys, forces } = warm.entries();
   return {
     time: world.time,
     bodies: world.bodies.map((b) => ({ name: b.name, state: b.state.save(), sleeping: b.sleeping, restTime: b.restTime })),
@@ -69,7 +69,7 @@ export function saveWorldState(world: WorldLike, warm: ReadonlyMap<number, numbe
 }
 
 /** Restores a saved state into the same world or one built the same way (same bodies, models, sources); checks first, then writes. */
-export function restoreWorldState(world: WorldLike, warm: Map<number, number>, s: WorldState): void {
+export function restoreWorldState(world: WorldLike, warm: WarmStartTable, s: WorldState): void {
   const bodies = world.bodies;
   if (s.bodies.length !== bodies.length) throw new RangeError(`World.restoreState: the state has ${s.bodies.length} bodies, the world ${bodies.length}`);
   bodies.forEach((b, i) => {

@@ -167,42 +167,30 @@ describe('determinism', () => {
     console.log(`[reliability-determinism] run B bit-identical to run A; World.restoreState at ${SAVE_AT} into a fresh world bit-identical at ${SAVE_AT + 500} and ${STEPS}, and into the same world rewound; State.restore alone (cold PGS, sleep timers reset, ${saved!.warmKeys.length} warm-start forces lost, sleeping bodies ${saved!.bodies.filter((b) => b.sleeping).map((b) => b.name).join(', ') || 'none'} woken): max |dq| after n steps ${diffs.join(', ')} (${(ms / 1000).toFixed(1)} s in all)`);
   });
 
-  it('the order in which bodies are added changes the bits (not the physics): how much, and why', async () => {
+  it('the order in which bodies are added does not change a bit: 1000 steps in three orders', async () => {
+    // the world ranks bodies by name (World.rankBodies): collision slots, contact order and the
+    // solver's row order follow the rank, not the index, so the Gauss-Seidel sweep and every sum in
+    // it run in the same order whichever body came first
     const orders: Name[][] = [['chain', 'box1', 'box2'], ['box2', 'box1', 'chain'], ['box1', 'chain', 'box2']];
-    /** Steps the three orders side by side; per order: the first step whose q differs from order 0, and max |dq| at the checkpoints. */
-    const run = async (options: WorldOptions, steps: number, checkpoints: number[]) => {
-      const worlds = orders.map((o) => build(o, options));
-      const first = orders.map(() => -1);
-      const at = orders.map(() => [] as number[]);
-      for (let i = 0; i < steps; i++) {
-        await breathe(i);
-        for (const w of worlds) { w.drive(i); w.world.step(DT); }
-        for (let k = 1; k < worlds.length; k++) {
-          const d = maxQDiff(worlds[0].world, worlds[k].world);
-          if (d > 0 && first[k] < 0) first[k] = i + 1;
-          if (checkpoints.includes(i + 1)) at[k].push(d);
+    const worlds = orders.map((o) => build(o));
+    const byName = (w: World) => [...w.bodies].sort((x, y) => (x.name < y.name ? -1 : 1));
+    let firstDiff = -1, contacts = 0;
+    for (let i = 0; i < 1000; i++) {
+      await breathe(i);
+      for (const w of worlds) { w.drive(i); w.world.step(DT); }
+      contacts = Math.max(contacts, worlds[0].world.stats.contacts);
+      const ref = byName(worlds[0].world);
+      for (let k = 1; k < worlds.length && firstDiff < 0; k++) {
+        const other = byName(worlds[k].world);
+        for (let b = 0; b < ref.length; b++) {
+          const q0 = ref[b].state.q, q1 = other[b].state.q, v0 = ref[b].state.qd, v1 = other[b].state.qd;
+          for (let e = 0; e < q0.length; e++) if (!Object.is(q0[e], q1[e])) firstDiff = i + 1;
+          for (let e = 0; e < v0.length; e++) if (!Object.is(v0[e], v1[e])) firstDiff = i + 1;
         }
       }
-      return { first, at };
-    };
-    const checkpoints = [10, 20, 100, 1000];
-    const base = await run({}, 1000, checkpoints);
-    // the same with the PGS run to convergence (500 iterations, tolerance 1e-16)
-    const tight = await run({ solver: { maxIterations: 500, tolerance: 1e-16 } }, 100, [10, 20, 100]);
-    const fmt = (a: number[], c: number[]) => a.map((d, j) => `${c[j]}: ${d.toExponential(2)}`).join(', ');
-    const report: string[] = [];
-    for (let k = 1; k < orders.length; k++) {
-      report.push(`[${orders[k].join(', ')}] vs [${orders[0].join(', ')}]: first differs at step ${base.first[k]}; max |dq| after ${fmt(base.at[k], checkpoints)}`);
-      report.push(`    with PGS to convergence: first at step ${tight.first[k]}; max |dq| after ${fmt(tight.at[k], [10, 20, 100])}`);
     }
-    console.log(`[reliability-determinism] order of addition (default PGS: 30 iterations, tolerance 1e-8):\n  ${report.join('\n  ')}`);
-    // the reversed order changes the bits, by about the PGS stopping error (1e-6 m or rad), and it
-    // does not grow: the scene's motion is driven and damped by friction, not chaotic
-    expect(base.first[1]).toBeGreaterThan(0);
-    expect(Math.max(...base.at[1])).toBeLessThan(1e-4);
-    // with the PGS run to convergence the same difference falls to rounding (1e-15 or less): it
-    // comes from where the Gauss-Seidel sweep stops, whose row order follows the body order
-    expect(Math.max(...tight.at[1])).toBeLessThan(1e-12);
-    expect(Math.max(...tight.at[1])).toBeLessThan(1e-6 * Math.max(...base.at[1].slice(0, 3)));
+    console.log(`[reliability-determinism] order of addition: ${orders.map((o) => `[${o.join(', ')}]`).join(', ')}: ${firstDiff < 0 ? 'bit-identical q and qd' : `first difference at step ${firstDiff}`} after 1000 steps (up to ${contacts} contacts per step)`);
+    expect(contacts).toBeGreaterThan(0);
+    expect(firstDiff).toBe(-1);
   });
 });

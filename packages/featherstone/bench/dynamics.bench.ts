@@ -4,7 +4,7 @@
  * a 20-link, 36-dof humanoid with a free root; and the heap growth of both per call.
  *
  * Run from the repository root:
- *   node --expose-gc --conditions=sinew-source --import tsx packages/featherstone/bench/dynamics.bench.ts
+ *   pnpm bench packages/featherstone/bench/dynamics.bench.ts (bundled by esbuild first; see scripts/bench.mjs)
  * Times are wall time (median, min, max over samples, from bench/harness.ts) and process CPU time
  * (the least over batches), which a busy machine inflates less.
  */
@@ -13,7 +13,7 @@ import { fmt, heapGrowthPerCall, measure, printTable, record, writeResults, type
 import { accelerationDeltasForce, forwardDynamics, ModelBuilder, State, type Model } from '../src/index.js';
 import { humanoid, humanoidState } from './humanoid.js';
 
-const COMMAND = 'node --expose-gc --conditions=sinew-source --import tsx packages/featherstone/bench/dynamics.bench.ts';
+const COMMAND = 'pnpm bench packages/featherstone/bench/dynamics.bench.ts';
 
 /** A chain of `n` revolute links, 0.1 m apart, axes cycling through z, x, y. */
 function chain(n: number): Model {

@@ -77,6 +77,18 @@ export class CollisionWorld {
     this.narrow = new NarrowPhase(margin);
   }
 
+  private bodyRank: number[] = [];
+
+  /**
+   * The order of bodies in the shape slots (rank[body], a permutation; default: body index): the
+   * pair list and the contacts follow it, so a world that ranks its bodies by name finds the same
+   * contacts in the same order however its bodies were added.
+   */
+  setBodyOrder(rank: ArrayLike<number>): void {
+    this.bodyRank = Array.from(rank);
+    this.dirty = true;
+  }
+
   /** Declares body `body` (a character index, any order) with `linkCount` links. */
   setBody(body: number, linkCount: number, options: BodyCollisionOptions = {}): void {
     if (!Number.isInteger(body) || body < 0) throw new Error(`CollisionWorld.setBody: body must be an integer >= 0, got ${body}`);
@@ -192,8 +204,9 @@ export class CollisionWorld {
     if (!this.dirty) return;
     const dynamic = this.records.filter((r) => r.body >= 0);
     const statics = this.records.filter((r) => r.body < 0);
-    // Canonical order: (body, link, handle) - handles on one link keep their registration order.
-    dynamic.sort((p, q) => p.body - q.body || p.link - q.link || p.handle - q.handle);
+    // Canonical order: (body rank, link, handle) - handles on one link keep their registration order.
+    const rank = (b: number) => this.bodyRank[b] ?? b;
+    dynamic.sort((p, q) => rank(p.body) - rank(q.body) || p.link - q.link || p.handle - q.handle);
     const ordered = dynamic.concat(statics);
     const store = new ShapeStore(ordered.length, dynamic.length);
     this.slotOf = new Int32Array(this.records.length);

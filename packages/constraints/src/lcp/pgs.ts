@@ -61,6 +61,11 @@ export interface PgsOptions {
   diagonalEpsilon?: number;
   /** Order in which a sweep visits the rows: a permutation of 0..n-1 (default: 0, 1, ..., n-1). */
   order?: Int32Array | null;
+  /**
+   * A is symmetric (a constraint matrix J M^-1 J^T): a force change then updates the measures
+   * from row i of A (contiguous memory) instead of column i (default false).
+   */
+  symmetric?: boolean;
 }
 
 /** The defaults of PgsOptions. */
@@ -71,6 +76,7 @@ export const DEFAULT_PGS_OPTIONS: Readonly<Required<PgsOptions>> = Object.freeze
   regularisation: 0,
   diagonalEpsilon: DEFAULT_DIAGONAL_EPSILON,
   order: null,
+  symmetric: false,
 });
 
 /** Outcome of a solve. One object per solver, overwritten by every solve. */
@@ -95,10 +101,10 @@ export class PgsSolver {
   private noEffect = new Uint8Array(0);
   private mark = new Int32Array(0);
   private markStamp = 0;
-  /** The options of the current solve: [tolerance, omega, gamma, diagonalEpsilon, maxIterations]. */
-  private readonly settings = new Float64Array(5);
+  /** The options of the current solve: [tolerance, omega, gamma, diagonalEpsilon, maxIterations, symmetric (0 or 1)]. */
+  private readonly settings = new Float64Array(6);
   /** The solver's options (setOptions), same layout, and its row order. */
-  private readonly defaults = new Float64Array(5);
+  private readonly defaults = new Float64Array(6);
   private defaultOrder: Int32Array | null = null;
   /** [residual of the current forces]; kept out of the result object until the solve ends. */
   private readonly current = new Float64Array(1);
@@ -144,8 +150,9 @@ export class PgsSolver {
     settings[2] = options.regularisation ?? DEFAULT_PGS_OPTIONS.regularisation;
     settings[3] = options.diagonalEpsilon ?? DEFAULT_PGS_OPTIONS.diagonalEpsilon;
     settings[4] = options.maxIterations ?? DEFAULT_PGS_OPTIONS.maxIterations;
+    settings[5] = options.symmetric === true ? 1 : 0;
     this.checkSettings();
-    for (let k = 0; k < 5; k++) this.defaults[k] = settings[k];
+    for (let k = 0; k < 6; k++) this.defaults[k] = settings[k];
     this.defaultOrder = options.order ?? null;
   }
 
@@ -166,13 +173,14 @@ export class PgsSolver {
     const defaults = this.defaults;
     let order = this.defaultOrder;
     if (options === undefined) {
-      for (let k = 0; k < 5; k++) settings[k] = defaults[k];
+      for (let k = 0; k < 6; k++) settings[k] = defaults[k];
     } else {
       settings[0] = options.tolerance ?? defaults[0];
       settings[1] = options.sor ?? defaults[1];
       settings[2] = options.regularisation ?? defaults[2];
       settings[3] = options.diagonalEpsilon ?? defaults[3];
       settings[4] = options.maxIterations ?? defaults[4];
+      settings[5] = options.symmetric === undefined ? defaults[5] : options.symmetric === true ? 1 : 0;
       if (options.order !== undefined) order = options.order;
       this.checkSettings();
     }
@@ -208,6 +216,8 @@ export class PgsSolver {
     const gamma = settings[2];
     const diagonalEpsilon = settings[3];
     const maxIterations = settings[4];
+    // a change of f_i adds delta * (column i of A) to the measures; for symmetric A, column i is row i
+    const colStep = settings[5] === 1 ? 1 : n;
     // Finiteness is tested as x - x === 0 (NaN for NaN and +-Infinity) in this method: a call to a
     // number builtin that the optimiser does not inline would box its argument.
     for (let i = 0; i < n; i++) {
@@ -286,7 +296,7 @@ export class PgsSolver {
         const delta = x - fi;
         if (delta !== 0) {
           f[i] = x;
-          for (let j = 0, col = i; j < n; j++, col += n) a[j] += A[col] * delta;
+          for (let j = 0, col = colStep === 1 ? i * n : i; j < n; j++, col += colStep) a[j] += A[col] * delta;
         }
       }
       // Friction rows visited before their normal may have left their (new) box.
@@ -300,7 +310,7 @@ export class PgsSolver {
         const delta = x - fi;
         if (delta !== 0) {
           f[i] = x;
-          for (let j = 0, col = i; j < n; j++, col += n) a[j] += A[col] * delta;
+          for (let j = 0, col = colStep === 1 ? i * n : i; j < n; j++, col += colStep) a[j] += A[col] * delta;
         }
       }
       iterations++;

@@ -9,11 +9,11 @@
  * solution f becomes qdd = qdd0 + sum_i f_i dqdd_i without another dynamics pass. Cost:
  * O(n m + m^2) to build.
  */
-import { forwardDynamics } from '@sinew/featherstone';
+import { accelerationDeltasForce, forwardDynamics } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { PgsSolver, type PgsOptions, type PgsResult } from '../lcp/pgs.js';
-import { rowAcceleration, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
+import { rowAcceleration, rowSides, rowSideTestForce } from '../rows/measure.js';
 import { rowSideJacobian } from '../rows/jacobian.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 
@@ -22,10 +22,16 @@ export type KMethod = 'deltas' | 'testForce';
 
 /** PGS visits rows in this order of tags: pins and limits first, friction last (row-buffer.ts RowTag). */
 const TAG_ORDER = [0, 1, 4, 5, 6, 2, 3];
+/** Position of each tag in TAG_ORDER. */
+const TAG_RANK = [0, 1, 5, 6, 2, 3, 4];
+
+/** What a row side's measure reads: one joint's rate, a joint's rate vector, or its link's spatial motion. */
+const enum SideKind { Joint = 0, JointVec = 1, Spatial = 2 }
 
 export class ConstraintSolver {
   readonly lcp = new LcpProblem(16);
-  readonly pgs = new PgsSolver(16);
+  /** K = J M^-1 J^T is symmetric: PGS updates its measures along rows of K. */
+  readonly pgs = new PgsSolver(16, { symmetric: true });
   /** Rows of the current problem (global row indices), in solve order. */
   rowList = new Int32Array(16);
   m = 0;
@@ -63,6 +69,12 @@ export class ConstraintSolver {
   private jIdx = new Int32Array(256);
   private jVal = new Float64Array(256);
   private diag = new Float64Array(16);
+  /** Per row side (2c + s): what its measure reads (SideKind), its link (or first dof), and its 6-vector measure (prepareMeasures). */
+  private sideKind = new Uint8Array(32);
+  private sideLink = new Int32Array(32);
+  private sideDofs = new Uint8Array(32);
+  private measureVec = new Float64Array(192);
+  private colScratch = new Float64Array(64);
   private acc = new Float64Array(64);
   private accOffset = new Int32Array(8);
   private scale = new Float64Array(16);
@@ -72,13 +84,10 @@ export class ConstraintSolver {
    * Sets the rows of the problem: `rowIndices[0..count)` of `rows`, all acting on bodies of
    * `bodies`. Orders them for PGS (pins, limits, drives, contacts, friction).
    */
-  setRows(rows: RowBuffer, rowIndices: ArrayLike<number>, count: number, bodies: readonly Body[]): void {
+  setRows(rows: RowBuffer, rowIndices: ArrayLike<number>, count: number, bodies: readonly Body[], first = 0): void {
     if (this.rowList.length < count) this.rowList = new Int32Array(2 * count);
     if (this.local.length < rows.capacity) this.local = new Int32Array(rows.capacity);
-    let k = 0;
-    for (const tag of TAG_ORDER) {
-      for (let c = 0; c < count; c++) if (rows.tag[rowIndices[c]] === tag) this.rowList[k++] = rowIndices[c];
-    }
+    this.orderRows(rows, rowIndices, first, count, bodies);
     this.m = count;
     for (let c = 0; c < count; c++) this.local[this.rowList[c]] = c;
     // bodies and their entries
@@ -146,6 +155,38 @@ export class ConstraintSolver {
     }
   }
 
+  private sortKeys = new Float64Array(16);
+
+  /**
+   * rowList = rowIndices[first..first+count) in a canonical order: by tag (TAG_ORDER), then by the
+   * ranks and links of the bodies the row acts on, then by the order the rows were made in (a
+   * body's rows come from its sources in a fixed order). Nothing in it depends on the order in which
+   * bodies were added to the world. One numeric sort of packed keys (no allocation): tag 3 bits,
+   * body ranks 10 bits each, links 7 bits each (larger values share the last code), and the
+   * position (16 bits) as the tie-break.
+   */
+  private orderRows(rows: RowBuffer, rowIndices: ArrayLike<number>, first: number, count: number, bodies: readonly Body[]): void {
+    if (this.sortKeys.length < count) this.sortKeys = new Float64Array(2 * count);
+    const keys = this.sortKeys;
+    if (count > 65536) {
+      // beyond the packed tie-break: tag order only
+      let k = 0;
+      for (const tag of TAG_ORDER) for (let c = 0; c < count; c++) if (rows.tag[rowIndices[first + c]] === tag) this.rowList[k++] = rowIndices[first + c];
+      return;
+    }
+    for (let c = 0; c < count; c++) {
+      const j = rowIndices[first + c];
+      const b = rows.bodyB[j];
+      const ra = Math.min(bodies[rows.bodyA[j]].rank, 1023), rb = b >= 0 ? Math.min(bodies[b].rank, 1022) + 1 : 0;
+      const la = Math.min(rows.linkA[j] + 1, 127), lb = Math.min(rows.linkB[j] + 1, 127);
+      // < 2^37, so primary * 2^16 + c is an exact integer below 2^53
+      const primary = ((TAG_RANK[rows.tag[j]] * 1024 + ra) * 128 + la) * 131072 + rb * 128 + lb;
+      keys[c] = primary * 65536 + c;
+    }
+    keys.subarray(0, count).sort();
+    for (let c = 0; c < count; c++) this.rowList[c] = rowIndices[first + (keys[c] % 65536)];
+  }
+
   private cursors = new Int32Array(8);
   private cursor(b: number, v: number): void {
     if (this.cursors.length <= b) { const c = new Int32Array(2 * (b + 1)); c.set(this.cursors); this.cursors = c; }
@@ -173,6 +214,9 @@ export class ConstraintSolver {
     const lcp = this.lcp;
     lcp.resize(m);
     const A = lcp.A;
+    this.prepareMeasures(rows, bodies);
+    const mv = this.measureVec, kind = this.sideKind, mlink = this.sideLink;
+    const scratch = this.colScratch;
     for (let c = 0; c < m; c++) {
       const i = this.rowList[c];
       for (let s = 0; s < rowSides(rows, i); s++) {
@@ -180,19 +224,96 @@ export class ConstraintSolver {
         const body = bodies[b];
         const off = this.colOffset[2 * c + s];
         const nv = body.model.nv;
-        const col = this.columns.subarray(off, off + nv);
-        if (method === 'deltas') rowSideTestForce(rows, i, s, body, col);
-        else this.testForceColumn(rows, i, s, body, col);
-        // measures of every row side on this body
+        if (method === 'deltas') {
+          if (kind[2 * c + s] === SideKind.Spatial) accelerationDeltasForce(body.model, body.state, mlink[2 * c + s], mv, 12 * c + 6 * s, scratch);
+          else rowSideTestForce(rows, i, s, body, scratch);
+        } else this.testForceColumn(rows, i, s, body, scratch.subarray(0, nv)); // reference path (allocates)
+        const col = this.columns;
+        for (let d = 0; d < nv; d++) col[off + d] = scratch[d];
+        const da = body.state.work.da;
+        // K is symmetric (J M^-1 J^T): the entries below the diagonal are measured, then mirrored
         const lb = this.bodyLocal[b];
         for (let e = this.entryStart[lb]; e < this.entryStart[lb + 1]; e++) {
           const entry = this.entries[e];
-          const cj = entry >> 1, sj = entry & 1;
-          A[cj * m + c] += rowSideDelta(rows, this.rowList[cj], sj, body, col);
+          const cj = entry >> 1;
+          if (cj < c) continue;
+          A[cj * m + c] += this.sideMeasure(rows, entry, scratch, da);
         }
       }
     }
+    for (let c = 0; c < m; c++) for (let cj = c + 1; cj < m; cj++) A[c * m + cj] = A[cj * m + c];
     if (method === 'testForce') this.dynamics(bodies);
+  }
+
+  /**
+   * The change of row side `entry` (2 c + s) caused by the delta accelerations of the last
+   * AccelerationDeltas call on its body: joint rows read the joint deltas, point and angular rows
+   * the 6-vector pairing of their measure with the delta acceleration of their link (O(1)).
+   */
+  private sideMeasure(rows: RowBuffer, entry: number, dqdd: Float64Array, da: Float64Array): number {
+    const k = this.sideKind[entry];
+    if (k === SideKind.Spatial) {
+      const o = 6 * entry, lo = 6 * this.sideLink[entry], v = this.measureVec;
+      return v[o] * da[lo] + v[o + 1] * da[lo + 1] + v[o + 2] * da[lo + 2] + v[o + 3] * da[lo + 3] + v[o + 4] * da[lo + 4] + v[o + 5] * da[lo + 5];
+    }
+    const j = this.rowList[entry >> 1], o = 3 * j, d = rows.dir;
+    if (k === SideKind.Joint) return d[o] * dqdd[rows.dof[j]];
+    const v0 = this.sideLink[entry], nv = this.sideDofs[entry];
+    let s = 0;
+    for (let q = 0; q < nv; q++) s += d[o + q] * dqdd[v0 + q];
+    return s;
+  }
+
+  /**
+   * Per row side, its measure as a pairing: a point row's side measures sign d . (velocity of the
+   * point) = m . v_link with m = sign [r x R^T d; R^T d] in link coordinates ([moment; force], r the
+   * point on the link), an angular row's m = sign [R^T d; 0]. The same m is the side's unit test
+   * force (K = J M^-1 J^T). Joint rows keep their dof (or first dof and count for joint vectors).
+   */
+  private prepareMeasures(rows: RowBuffer, bodies: readonly Body[]): void {
+    const m = this.m;
+    if (this.sideKind.length < 2 * m) {
+      this.sideKind = new Uint8Array(4 * m); this.sideLink = new Int32Array(4 * m);
+      this.measureVec = new Float64Array(24 * m);
+      this.sideDofs = new Uint8Array(4 * m);
+    }
+    let maxNv = 0;
+    const d = rows.dir, mv = this.measureVec;
+    for (let c = 0; c < m; c++) {
+      const j = this.rowList[c], t = rows.type[j], o = 3 * j;
+      for (let s = 0; s < rowSides(rows, j); s++) {
+        const body = bodies[s === 0 ? rows.bodyA[j] : rows.bodyB[j]];
+        if (body.model.nv > maxNv) maxNv = body.model.nv;
+        const k = 2 * c + s;
+        if (t === RowType.Joint) { this.sideKind[k] = SideKind.Joint; continue; }
+        if (t === RowType.JointVec) {
+          const link = rows.linkA[j];
+          this.sideKind[k] = SideKind.JointVec;
+          this.sideLink[k] = body.model.vOffset[link];
+          this.sideDofs[k] = Math.min(3, body.model.jointNv[link]);
+          continue;
+        }
+        const link = s === 0 ? rows.linkA[j] : rows.linkB[j];
+        const sign = s === 0 ? 1 : -1;
+        const P = body.state.work.pose, po = 12 * link;
+        // R^T d in link coordinates (pose rows are the rows of R)
+        const dx = sign * (P[po] * d[o] + P[po + 3] * d[o + 1] + P[po + 6] * d[o + 2]);
+        const dy = sign * (P[po + 1] * d[o] + P[po + 4] * d[o + 1] + P[po + 7] * d[o + 2]);
+        const dz = sign * (P[po + 2] * d[o] + P[po + 5] * d[o + 1] + P[po + 8] * d[o + 2]);
+        this.sideKind[k] = SideKind.Spatial;
+        this.sideLink[k] = link;
+        const q = 6 * k;
+        if (t === RowType.Angular) {
+          mv[q] = dx; mv[q + 1] = dy; mv[q + 2] = dz; mv[q + 3] = 0; mv[q + 4] = 0; mv[q + 5] = 0;
+        } else {
+          const local = s === 0 ? rows.pA : rows.pB;
+          const rx = local[o], ry = local[o + 1], rz = local[o + 2];
+          mv[q] = ry * dz - rz * dy; mv[q + 1] = rz * dx - rx * dz; mv[q + 2] = rx * dy - ry * dx;
+          mv[q + 3] = dx; mv[q + 4] = dy; mv[q + 5] = dz;
+        }
+      }
+    }
+    if (this.colScratch.length < maxNv) this.colScratch = new Float64Array(2 * maxNv);
   }
 
   /**
@@ -351,9 +472,10 @@ export class ConstraintSolver {
     return res;
   }
 
-  /** Natural-map residual max |d (f - clamp(f - a / d))| over rows with an effect. */
+  /** Natural-map residual max |d (f - clamp(f - a / d))| over rows with an effect (worst row in implicitResult.worstRow). */
   private implicitResidual(): number {
     let worst = 0;
+    this.implicitResult.worstRow = -1;
     const f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow;
     for (let c = 0; c < this.m; c++) {
       const d = this.scale[c];
@@ -363,7 +485,7 @@ export class ConstraintSolver {
       let x = f[c] - this.implicitMeasure(c) / d;
       if (x < L) x = L; else if (x > U) x = U;
       const e = Math.abs(d * (f[c] - x));
-      if (!(e <= worst)) worst = e;
+      if (!(e <= worst)) { worst = e; this.implicitResult.worstRow = c; }
     }
     return worst;
   }

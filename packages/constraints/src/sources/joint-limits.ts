@@ -32,7 +32,11 @@ export class JointLimits implements ConstraintSource {
   }
 
   addRows(rows: RowBuffer, ctx: StepContext): void {
-    for (const body of ctx.bodies) if (!body.sleeping) this.addBodyRows(rows, body, ctx.h);
+    for (const body of ctx.bodies) {
+      if (body.sleeping) continue;
+      this.recordStart(body);
+      this.addBodyRows(rows, body, ctx.h);
+    }
   }
 
   private addBodyRows(rows: RowBuffer, body: Body, h: number): void {
@@ -62,57 +66,22 @@ export class JointLimits implements ConstraintSource {
   }
 
   private addSphericalRows(rows: RowBuffer, body: Body, link: number, h: number): void {
-    const { model, state } = body;
+    const { model } = body;
     const lim = model.sphericalLimits[link]!;
-    const q = state.q, qo = model.qOffset[link];
-    const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
+    const sg = sphericalGaps(body, link, SG);
     const a = lim.twistAxis;
     const ax = a[0], ay = a[1], az = a[2];
-    // b = R_Q a: the twist axis of the link seen in the joint frame
-    const tx = 2 * (y * az - z * ay), ty = 2 * (z * ax - x * az), tz = 2 * (x * ay - y * ax);
-    const bx = ax + w * tx + (y * tz - z * ty);
-    const by = ay + w * ty + (z * tx - x * tz);
-    const bz = az + w * tz + (x * ty - y * tx);
-    // swing angle and axis n = a x b / |a x b|
-    const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
-    const sn = Math.hypot(cx, cy, cz);
-    const theta = Math.atan2(sn, ax * bx + ay * by + az * bz);
-    const qd = state.qd, vo = model.vOffset[link];
-    if (sn > 1e-9) {
-      const nx = cx / sn, ny = cy / sn, nz = cz / sn;
-      // perpendicular axes u, v of the cone (swing[0] about u, swing[1] about v)
-      let ux = 1 - ax * ax, uy = -ax * ay, uz = -ax * az;
-      let un = Math.hypot(ux, uy, uz);
-      if (un < 1e-6) { ux = -az * ax; uy = -az * ay; uz = 1 - az * az; un = Math.hypot(ux, uy, uz); }
-      ux /= un; uy /= un; uz /= un;
-      const vx = ay * uz - az * uy, vy = az * ux - ax * uz, vz = ax * uy - ay * ux;
-      const nu = nx * ux + ny * uy + nz * uz, nv = nx * vx + ny * vy + nz * vz;
-      const [s1, s2] = lim.swing;
-      // the cone's half-angle in the direction of the swing axis (polar form of an ellipse)
-      const cone = 1 / Math.sqrt((nu / Math.max(s1, 1e-9)) ** 2 + (nv / Math.max(s2, 1e-9)) ** 2);
-      // d(theta)/dt = n . (R_Q w) = (R_Q^T n) . w, w the link-frame angular velocity
-      const mx = nx, my = ny, mz = nz;
-      const t2x = 2 * (-y * mz + z * my), t2y = 2 * (-z * mx + x * mz), t2z = 2 * (-x * my + y * mx);
-      const lx = mx + w * t2x + (-y * t2z + z * t2y);
-      const ly = my + w * t2y + (-z * t2x + x * t2z);
-      const lz = mz + w * t2z + (-x * t2y + y * t2x);
-      const rate = lx * qd[vo] + ly * qd[vo + 1] + lz * qd[vo + 2];
-      const g = cone - theta;
-      if (g < this.margin + Math.max(0, rate * h * 2)) {
-        const r = rows.addJointVec(RowTag.Limit, body.index, link, -lx, -ly, -lz);
+    if (sg[0] === sg[0]) {
+      const g = sg[0];
+      if (g < this.margin + Math.max(0, sg[4] * h * 2)) {
+        const r = rows.addJointVec(RowTag.Limit, body.index, link, -sg[1], -sg[2], -sg[3]);
         rows.setBounds(r, 0, Infinity);
         rows.error[r] = g;
         rows.restitution[r] = this.restitution;
         rows.key[r] = limitKey(body.index, link, 2);
       }
     }
-    // twist angle about a (swing-twist decomposition: psi = 2 atan2(q_vec . a, w))
-    let psi = 2 * Math.atan2(x * ax + y * ay + z * az, w);
-    if (psi > Math.PI) psi -= 2 * Math.PI;
-    if (psi < -Math.PI) psi += 2 * Math.PI;
-    const twistRate = ax * qd[vo] + ay * qd[vo + 1] + az * qd[vo + 2];
-    const [tLo, tHi] = lim.twist;
-    const gLo = psi - tLo, gHi = tHi - psi;
+    const gLo = sg[5], gHi = sg[6], twistRate = sg[7];
     if (gLo < this.margin + Math.max(0, -twistRate * h * 2)) {
       const r = rows.addJointVec(RowTag.Limit, body.index, link, ax, ay, az);
       rows.setBounds(r, 0, Infinity);
@@ -128,4 +97,116 @@ export class JointLimits implements ConstraintSource {
       rows.key[r] = limitKey(body.index, link, 4);
     }
   }
+
+  /**
+   * Largest violation of any limit in the tentative state beyond the violation the joint had at
+   * the start of the step (rad or m). A joint driven into its stop within the step by an impact has
+   * no row yet (its rows were chosen at the start of the step); backtracking catches it here. A
+   * joint that started outside its limit does not count until it goes further out.
+   */
+  violation(ctx: StepContext): number {
+    let worst = 0;
+    for (const body of ctx.bodies) {
+      if (body.sleeping) continue;
+      const start = this.startViolation.get(body);
+      if (!start) continue;
+      const { model, state } = body;
+      for (let i = 0; i < model.nLinks; i++) {
+        const t = model.jointType[i];
+        let v0 = 0, v1 = 0, v2 = 0;
+        if (t === JointType.revolute || t === JointType.prismatic) {
+          const d = model.vOffset[i];
+          const x = state.q[model.qOffset[i]];
+          v0 = model.lower[d] - x; v1 = x - model.upper[d];
+        } else if (t === JointType.spherical && model.sphericalLimits[i]) {
+          const sg = sphericalGaps(body, i, SG);
+          v0 = sg[0] === sg[0] ? -sg[0] : 0; v1 = -sg[5]; v2 = -sg[6];
+        } else continue;
+        const o = 3 * i;
+        const w = Math.max(v0 - start[o], v1 - start[o + 1], v2 - start[o + 2]);
+        if (w > worst) worst = w;
+      }
+    }
+    return worst;
+  }
+
+  /** Violation of each limit (>= 0) per body and link at the start of the step, [3 per link]. */
+  private startViolation = new Map<Body, Float64Array>();
+
+  private recordStart(body: Body): void {
+    const { model, state } = body;
+    let start = this.startViolation.get(body);
+    if (!start || start.length !== 3 * model.nLinks) { start = new Float64Array(3 * model.nLinks); this.startViolation.set(body, start); }
+    for (let i = 0; i < model.nLinks; i++) {
+      const t = model.jointType[i], o = 3 * i;
+      start[o] = 0; start[o + 1] = 0; start[o + 2] = 0;
+      if (t === JointType.revolute || t === JointType.prismatic) {
+        const d = model.vOffset[i];
+        const x = state.q[model.qOffset[i]];
+        start[o] = Math.max(0, model.lower[d] - x); start[o + 1] = Math.max(0, x - model.upper[d]);
+      } else if (t === JointType.spherical && model.sphericalLimits[i]) {
+        const sg = sphericalGaps(body, i, SG);
+        start[o] = sg[0] === sg[0] ? Math.max(0, -sg[0]) : 0; start[o + 1] = Math.max(0, -sg[5]); start[o + 2] = Math.max(0, -sg[6]);
+      }
+    }
+  }
+}
+
+const SG = new Float64Array(8);
+
+/**
+ * The swing cone and twist range of a spherical joint (swing-twist decomposition about the
+ * limit's twist axis a), into out: [cone gap (NaN when the swing axis is undefined), swing-rate
+ * direction l (3, link frame: d theta/dt = l . w), swing rate, twist gap to lower, twist gap to
+ * upper, twist rate]. Gaps are positive inside the limit.
+ */
+function sphericalGaps(body: Body, link: number, out: Float64Array): Float64Array {
+  const { model, state } = body;
+  const lim = model.sphericalLimits[link]!;
+  const q = state.q, qo = model.qOffset[link];
+  const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
+  const a = lim.twistAxis;
+  const ax = a[0], ay = a[1], az = a[2];
+  // b = R_Q a: the twist axis of the link seen in the joint frame
+  const tx = 2 * (y * az - z * ay), ty = 2 * (z * ax - x * az), tz = 2 * (x * ay - y * ax);
+  const bx = ax + w * tx + (y * tz - z * ty);
+  const by = ay + w * ty + (z * tx - x * tz);
+  const bz = az + w * tz + (x * ty - y * tx);
+  // swing angle and axis n = a x b / |a x b|
+  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+  const sn = Math.sqrt(cx * cx + cy * cy + cz * cz);
+  const theta = Math.atan2(sn, ax * bx + ay * by + az * bz);
+  const qd = state.qd, vo = model.vOffset[link];
+  out[0] = NaN;
+  if (sn > 1e-9) {
+    const nx = cx / sn, ny = cy / sn, nz = cz / sn;
+    // perpendicular axes u, v of the cone (swing[0] about u, swing[1] about v)
+    let ux = 1 - ax * ax, uy = -ax * ay, uz = -ax * az;
+    let un = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    if (un < 1e-6) { ux = -az * ax; uy = -az * ay; uz = 1 - az * az; un = Math.sqrt(ux * ux + uy * uy + uz * uz); }
+    ux /= un; uy /= un; uz /= un;
+    const vx = ay * uz - az * uy, vy = az * ux - ax * uz, vz = ax * uy - ay * ux;
+    const nu = nx * ux + ny * uy + nz * uz, nv = nx * vx + ny * vy + nz * vz;
+    const s1 = lim.swing[0], s2 = lim.swing[1];
+    // the cone's half-angle in the direction of the swing axis (polar form of an ellipse)
+    const e1 = nu / Math.max(s1, 1e-9), e2 = nv / Math.max(s2, 1e-9);
+    const cone = 1 / Math.sqrt(e1 * e1 + e2 * e2);
+    // d(theta)/dt = n . (R_Q w) = (R_Q^T n) . w, w the link-frame angular velocity
+    const mx = nx, my = ny, mz = nz;
+    const t2x = 2 * (-y * mz + z * my), t2y = 2 * (-z * mx + x * mz), t2z = 2 * (-x * my + y * mx);
+    const lx = mx + w * t2x + (-y * t2z + z * t2y);
+    const ly = my + w * t2y + (-z * t2x + x * t2z);
+    const lz = mz + w * t2z + (-x * t2y + y * t2x);
+    out[0] = cone - theta;
+    out[1] = lx; out[2] = ly; out[3] = lz;
+    out[4] = lx * qd[vo] + ly * qd[vo + 1] + lz * qd[vo + 2];
+  }
+  // twist angle about a (swing-twist decomposition: psi = 2 atan2(q_vec . a, w))
+  let psi = 2 * Math.atan2(x * ax + y * ay + z * az, w);
+  if (psi > Math.PI) psi -= 2 * Math.PI;
+  if (psi < -Math.PI) psi += 2 * Math.PI;
+  out[5] = psi - lim.twist[0];
+  out[6] = lim.twist[1] - psi;
+  out[7] = ax * qd[vo] + ay * qd[vo + 1] + az * qd[vo + 2];
+  return out;
 }

@@ -1,0 +1,68 @@
+/**
+ * The solver's bookkeeping against plain references: the warm-start table against a Map, and the
+ * PGS's row-wise update for symmetric matrices against its column-wise update.
+ */
+import { describe, expect, it } from 'vitest';
+import { PgsSolver } from '../src/lcp/pgs.js';
+import { randomMixedLcp, SeededRandom } from '../src/lcp/random-problems.js';
+import { WarmStartTable } from '../src/solver/warm-start.js';
+
+describe('WarmStartTable', () => {
+  it('answers like a Map over 20 generations of random keys (contact keys near -2^53, limit and drive keys), growing from 4 slots', () => {
+    const rng = new SeededRandom(7);
+    const table = new WarmStartTable(4);
+    let lookups = 0;
+    for (let gen = 0; gen < 20; gen++) {
+      table.clear();
+      const ref = new Map<number, number>();
+      const n = 1 + Math.floor(rng.next() * 3000);
+      const keys: number[] = [];
+      for (let k = 0; k < n; k++) {
+        const u = rng.next();
+        // contact keys are large negative integers, the others positive; some repeat
+        const key = u < 0.5 ? -2 - Math.floor(rng.next() * 2 ** 52) : u < 0.9 ? Math.floor(rng.next() * 2 ** 30) : keys.length ? keys[Math.floor(rng.next() * keys.length)] : 5;
+        const value = rng.gaussian();
+        keys.push(key);
+        table.set(key, value);
+        ref.set(key, value);
+      }
+      expect(table.size).toBe(ref.size);
+      for (const [key, value] of ref) { expect(table.get(key)).toBe(value); lookups++; }
+      // absent keys: the fallback
+      for (let k = 0; k < 200; k++) {
+        const key = -3 - Math.floor(rng.next() * 2 ** 52);
+        if (!ref.has(key)) expect(table.get(key, NaN)).toBeNaN();
+      }
+      const { keys: sorted, forces } = table.entries();
+      expect(Array.from(sorted)).toEqual([...ref.keys()].sort((a, b) => a - b));
+      sorted.forEach((key, i) => expect(forces[i]).toBe(ref.get(key)));
+    }
+    expect(lookups).toBeGreaterThan(10000);
+  });
+
+  it('forgets everything on clear', () => {
+    const table = new WarmStartTable();
+    table.set(-12345678901, 3);
+    table.clear();
+    expect(table.get(-12345678901, -1)).toBe(-1);
+    expect(table.size).toBe(0);
+  });
+});
+
+describe('PGS on a symmetric matrix', () => {
+  it('updating the measures along rows gives the same bits as along columns (100 random mixed problems)', () => {
+    const rng = new SeededRandom(11);
+    const byRows = new PgsSolver(0, { symmetric: true, maxIterations: 60, tolerance: 0 });
+    const byCols = new PgsSolver(0, { maxIterations: 60, tolerance: 0 });
+    for (let t = 0; t < 100; t++) {
+      const n = 2 + Math.floor(rng.next() * 40);
+      const p = randomMixedLcp(rng, n, (['standard', 'free', 'bounded', 'friction'] as const)[t % 4]);
+      // exactly symmetric
+      for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) { const a = 0.5 * (p.A[i * n + j] + p.A[j * n + i]); p.A[i * n + j] = a; p.A[j * n + i] = a; }
+      const f1 = new Float64Array(n), f2 = new Float64Array(n);
+      byRows.solve(p, f1);
+      byCols.solve(p, f2);
+      for (let i = 0; i < n; i++) expect(Object.is(f1[i], f2[i])).toBe(true);
+    }
+  });
+});
