@@ -2,7 +2,7 @@
  * A simulated body of a World: an articulated character (or a single free rigid body) with its
  * Model, State, and the per-step scratch the World needs.
  */
-import { State, freeRootCount, type Model } from '@sinew/featherstone';
+import { State, forwardDynamics, freeRootCount, type Model } from '@sinew/featherstone';
 
 export class Body {
   readonly index: number;
@@ -53,6 +53,19 @@ export class Body {
     const freeTree = model.nLinks > 1 && model.parent[0] === -1 && model.jointType[0] === 4 && freeRootCount(model) === 1;
     this.momentumTarget = freeTree ? new Float64Array(6) : null;
     this.momentumStart = freeTree ? new Float64Array(6) : null;
+  }
+
+  /**
+   * Forward dynamics into qdd0. A failure of the model (a singular or non-finite articulated
+   * inertia) is reported with this body's name: the World's step error then says which character.
+   */
+  dynamics(): void {
+    try {
+      forwardDynamics(this.model, this.state, this.qdd0);
+    } catch (e) {
+      if (e instanceof TypeError || e instanceof ReferenceError || !(e instanceof Error)) throw e;
+      throw new Error(`body "${this.name}": ${e.message}`);
+    }
   }
 
   save(): void {

@@ -6,7 +6,8 @@
  *   2. ABA on every body; K by AccelerationDeltas, island by island;
  *   3. impacts: rows hitting faster than a threshold get a velocity jump from an impulse LCP on
  *      the same K (section 5), with restitution;
- *   4. the acceleration-level mixed LCP (PGS) gives the constraint forces, qdd = qdd0 + sum f dqdd;
+ *   4. the mixed LCP (PGS; Cholesky when every row is bilateral) gives the constraint forces,
+ *      qdd = qdd0 + sum f dqdd;
  *   5. semi-implicit Euler; if the tentative state violates a unilateral condition deeper than the
  *      tolerance, the step is halved and retried (backtracking), at most `maxHalvings` times — at
  *      the cap the step is accepted as it is and the violation is left to stabilisation;
@@ -19,7 +20,7 @@
  * A unilateral row that is still open (g > 0) only stops the motion that would close it within the
  * step: a >= -(v + g/h)/h.
  */
-import { addRootVelocityWorld, forwardKinematics, forwardDynamics, freeRootCount, freeRootCurrentMomenta, freeRootMomenta, integratePositions, integrateSemiImplicit, kineticEnergy, restoreFreeRootMomenta, subtreeMass, JointType, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
+import { addRootVelocityWorld, forwardKinematics, freeRootCount, freeRootCurrentMomenta, freeRootMomenta, integratePositions, integrateSemiImplicit, kineticEnergy, restoreFreeRootMomenta, subtreeMass, JointType, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
 import { RowType } from './rows/row-buffer.js';
 import { CollisionWorld } from './collision/collision-world.js';
 import { ContactSource, type ContactOptions } from './sources/contacts.js';
@@ -54,7 +55,7 @@ export interface WorldOptions {
   baumgarteAlpha?: number;
   /** Halvings of a step at most (default 4). */
   maxHalvings?: number;
-  /** Violation (m or rad) beyond which a tentative step is halved (default 0.01). */
+  /** Contact overlap (m) beyond which a tentative step is halved (default 0.01; joint limits: limits.backtrackTolerance). */
   backtrackTolerance?: number;
   /** Approach speed (m/s or rad/s) above which a row gets an impact (default 0.02). */
   impactThreshold?: number;
@@ -365,7 +366,7 @@ export class World {
     st.ms.rows += t1 - t0;
     for (const b of bodies) {
       if (b.sleeping) continue;
-      forwardDynamics(b.model, b.state, b.qdd0);
+      b.dynamics();
       b.qdd.set(b.qdd0);
     }
     t0 = performance.now();
@@ -390,7 +391,7 @@ export class World {
     for (let halvings = 0; ; halvings++) {
       for (const b of bodies) if (!b.sleeping) integrateSemiImplicit(b.model, b.state, b.qdd, hTry, false);
       if (halvings >= this.maxHalvings) break;
-      if (this.violation(rows, ctx) <= this.backtrackTolerance) break;
+      if (this.violation(rows, ctx) <= 1) break;
       for (const b of bodies) if (!b.sleeping) b.restore();
       hTry *= 0.5;
       st.halvings++;
@@ -531,7 +532,9 @@ export class World {
   /**
    * How deep the tentative state violates the unilateral rows of the step (contacts, limits),
    * measured exactly through the rows' position measures: every contact the step could make is
-   * among them (speculative margins), so a body that would pass a thin wall is caught too.
+   * among them (speculative margins), so a body that would pass a thin wall is caught too. Returned
+   * as the worst ratio of a violation to its tolerance (contacts: backtrackTolerance; sources, such
+   * as joint limits, their own), so the step is halved above 1.
    */
   private violation(rows: RowBuffer, ctx: StepContext): number {
     const bodies = this.bodies;
@@ -541,16 +544,17 @@ export class World {
     for (const src of this.sources) {
       if (!src.violation) continue;
       if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
-      const v = src.violation(ctx);
+      const v = src.violation(ctx) / (src.backtrackTolerance ?? this.backtrackTolerance);
       if (v > worst) worst = v;
     }
+    const limitTolerance = this.limits.backtrackTolerance;
     for (let j = 0; j < rows.count; j++) {
       const tag = rows.tag[j];
       if (tag !== RowTag.Contact && tag !== RowTag.Limit) continue;
       const off = rows.offset[j];
       if (off !== off) continue;
       if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
-      const g = rowPosition(rows, j, bodies) + off;
+      const g = (rowPosition(rows, j, bodies) + off) / (tag === RowTag.Limit ? limitTolerance : this.backtrackTolerance);
       if (-g > worst) worst = -g;
     }
     return worst;

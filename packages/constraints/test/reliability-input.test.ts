@@ -261,10 +261,9 @@ describe('a state that goes non-finite inside a step is reported, rolled back bi
     console.log(`[reliability-input] NaN inertia: stats.error = ${JSON.stringify(error)}; while one model is broken the healthy body was frozen in ${frozen} of 3 steps (every body is rolled back together)`);
   });
 
-  // KNOWN GAP (reported): when the failure is an exception inside the step (forwardDynamics throws
-  // for a singular or NaN articulated inertia) rather than a non-finite state, stats.error names
-  // the joint but not the body: World.step's catch (world.ts) only has the exception's message.
-  it.fails('a NaN inertia: stats.error also names the character', () => {
+  // an exception inside the step (forwardDynamics throws for a singular or NaN articulated
+  // inertia) names the body too (Body.dynamics)
+  it('a NaN inertia: stats.error also names the character', () => {
     const world = new World();
     const m = humanoidTree();
     world.addBody(m, { name: 'character-7' });

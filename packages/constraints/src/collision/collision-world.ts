@@ -16,7 +16,7 @@ import { NarrowPhase } from './narrowphase.js';
 import { composePoses, poseFromQuaternion, poseIsFinite, POSE_STRIDE } from './pose.js';
 import { CollisionShapeError, compileShape, type CompiledShape } from './shape-validation.js';
 import { ShapeStore } from './shape-store.js';
-import { SHAPE_HEIGHTFIELD, SHAPE_KIND_NAMES, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_TRIMESH, type ShapeKind } from './shape-types.js';
+import { SHAPE_CAPSULE, SHAPE_HEIGHTFIELD, SHAPE_KIND_NAMES, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH, type ShapeKind } from './shape-types.js';
 
 export interface CollisionWorldOptions {
   /**
@@ -319,6 +319,16 @@ export class CollisionWorld {
       grew = true;
     }
     return grew;
+  }
+
+  /**
+   * The radius by which a shape rounds its core: a sphere's radius (core: its centre), a
+   * capsule's (core: its axis segment); 0 for other shapes. Valid after an update.
+   */
+  roundingRadius(handle: number): number {
+    const s = this.slotOf[handle];
+    const k = this.store.kind[s];
+    return k === SHAPE_SPHERE || k === SHAPE_CAPSULE ? this.store.params[SHAPE_PARAM_STRIDE * s] : 0;
   }
 
   /** Copies the world bounds of a shape (grown by the margin) as [min xyz, max xyz]; planes give infinities. */

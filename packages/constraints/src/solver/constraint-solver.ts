@@ -12,8 +12,8 @@
 import { accelerationDeltasForce, forwardDynamics } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
-import { PgsSolver, type PgsOptions, type PgsResult } from '../lcp/pgs.js';
-import { rowAcceleration, rowSides, rowSideTestForce } from '../rows/measure.js';
+import { PgsResult, PgsSolver, type PgsOptions } from '../lcp/pgs.js';
+import { rowAcceleration, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
 import { rowSideJacobian } from '../rows/jacobian.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 
@@ -200,7 +200,7 @@ export class ConstraintSolver {
   dynamics(bodies: readonly Body[]): void {
     for (let k = 0; k < this.nBodies; k++) {
       const B = bodies[this.bodyList[k]];
-      forwardDynamics(B.model, B.state, B.qdd0);
+      B.dynamics();
     }
   }
 
@@ -490,12 +490,31 @@ export class ConstraintSolver {
     return worst;
   }
 
-  /** b = default measure - desired measure (acceleration level). */
+  /**
+   * b = default measure - desired measure. Unilateral and drive rows use the acceleration-level
+   * measure J qdd0 + J_dot qd (Kokkevis section 4). Pins use J qdd0, the rate at fixed Jacobian:
+   * with the World's desired rate -(v + alpha g) / h they then ask J(q) (qd + h qdd) = -alpha g,
+   * the velocity-level condition of semi-implicit Euler. (With the J_dot qd term, taken at the old
+   * velocities, a pinned pendulum that speeds up within the step outruns its pin and gains energy
+   * step after step: a 100 kg box hanging from a hand gained thousands of joules in 4 s.)
+   * Overwrites work.da of bodies with pins.
+   */
   setAccelerationRhs(rows: RowBuffer, bodies: readonly Body[]): void {
     const b = this.b;
     for (let c = 0; c < this.m; c++) {
       const j = this.rowList[c];
-      b[c] = rowAcceleration(rows, j, bodies) - rows.desired[j];
+      b[c] = rows.tag[j] === RowTag.Pin ? -rows.desired[j] : rowAcceleration(rows, j, bodies) - rows.desired[j];
+    }
+    for (let k = 0; k < this.nBodies; k++) {
+      let pinned = false;
+      for (let e = this.entryStart[k]; e < this.entryStart[k + 1] && !pinned; e++) pinned = rows.tag[this.rowList[this.entries[e] >> 1]] === RowTag.Pin;
+      if (!pinned) continue;
+      const B = bodies[this.bodyList[k]];
+      linkDeltasFromJointDeltas(B, B.qdd0);
+      for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
+        const entry = this.entries[e], j = this.rowList[entry >> 1];
+        if (rows.tag[j] === RowTag.Pin) b[entry >> 1] += rowSideDelta(rows, j, entry & 1, B, B.qdd0);
+      }
     }
     this.setBounds(rows);
   }
@@ -525,14 +544,64 @@ export class ConstraintSolver {
     let r: PgsResult;
     if (this.dense) {
       const p = this.lcp, m = this.m;
-      p.b.set(this.b.subarray(0, m));
-      p.lo.set(this.lo.subarray(0, m));
-      p.hi.set(this.hi.subarray(0, m));
-      p.boundRow.set(this.boundRow.subarray(0, m));
-      r = this.pgs.solve(p, f, options);
+      for (let c = 0; c < m; c++) { p.b[c] = this.b[c]; p.lo[c] = this.lo[c]; p.hi[c] = this.hi[c]; p.boundRow[c] = this.boundRow[c]; }
+      r = this.allBilateral() && this.solveDirect() ? this.directResult : this.pgs.solve(p, f, options);
     } else r = this.solveImplicit(options);
     for (let c = 0; c < this.m; c++) out[this.rowList[c]] = f[c];
     return r;
+  }
+
+  private allBilateral(): boolean {
+    for (let c = 0; c < this.m; c++) if (this.lo[c] !== -Infinity || this.hi[c] !== Infinity || this.boundRow[c] >= 0) return false;
+    return true;
+  }
+
+  readonly directResult = new PgsResult();
+  private chol = new Float64Array(64);
+
+  /**
+   * A problem of bilateral rows only (pins, no unilateral or bounded row) is the linear system
+   * K f = -b: solved exactly by Cholesky, whatever the conditioning PGS would struggle with (a
+   * 0.1 kg hand holding a 100 kg box). Returns false, leaving f alone, when K is singular to
+   * working precision (redundant rows): PGS then finds a least-effort answer.
+   */
+  private solveDirect(): boolean {
+    const m = this.m, A = this.lcp.A, f = this.f, b = this.b;
+    if (this.chol.length < m * m) this.chol = new Float64Array(2 * m * m);
+    const L = this.chol;
+    let maxDiag = 0;
+    for (let i = 0; i < m; i++) maxDiag = Math.max(maxDiag, A[i * m + i]);
+    if (!(maxDiag > 0)) return false;
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j <= i; j++) {
+        let sum = A[i * m + j];
+        for (let k = 0; k < j; k++) sum -= L[i * m + k] * L[j * m + k];
+        if (i === j) {
+          if (!(sum > 1e-12 * maxDiag)) return false;
+          L[i * m + i] = Math.sqrt(sum);
+        } else L[i * m + j] = sum / L[j * m + j];
+      }
+    }
+    // L y = -b, then L^T f = y
+    for (let i = 0; i < m; i++) {
+      let sum = -b[i];
+      for (let k = 0; k < i; k++) sum -= L[i * m + k] * f[k];
+      f[i] = sum / L[i * m + i];
+    }
+    for (let i = m - 1; i >= 0; i--) {
+      let sum = f[i];
+      for (let k = i + 1; k < m; k++) sum -= L[k * m + i] * f[k];
+      f[i] = sum / L[i * m + i];
+    }
+    let residual = 0;
+    for (let i = 0; i < m; i++) {
+      let a = b[i];
+      for (let k = 0; k < m; k++) a += A[i * m + k] * f[k];
+      if (!(Math.abs(a) <= residual)) residual = Math.abs(a);
+    }
+    const r = this.directResult;
+    r.iterations = 0; r.residual = residual; r.converged = true; r.worstRow = -1;
+    return true;
   }
 
   /** The forces of the last solve, in problem order. */

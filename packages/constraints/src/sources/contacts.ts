@@ -30,6 +30,8 @@ export interface ContactOptions {
 
 const la = new Float64Array(3);
 const lb = new Float64Array(3);
+const ca = new Float64Array(3);
+const cb = new Float64Array(3);
 const pa = new Float64Array(3);
 const t1 = new Float64Array(3);
 const t2 = new Float64Array(3);
@@ -136,21 +138,31 @@ export class ContactSource implements ConstraintSource {
         [pAo, pBo] = [pBo, pAo];
       }
       const bodyA = bodies[bA];
+      const sA = I[io + CONTACT_SHAPE_A], sB = I[io + CONTACT_SHAPE_B], sub = I[io + CONTACT_SUB_SHAPE], feat = I[io + CONTACT_FEATURE];
+      const nx = sign * F[fo + CONTACT_NORMAL], ny = sign * F[fo + CONTACT_NORMAL + 1], nz = sign * F[fo + CONTACT_NORMAL + 2];
+      // The normal row measures the gap between the shapes' cores (a sphere's centre, a capsule's
+      // axis point) less their radii: a rounded shape that rolls keeps its gap (a point of its
+      // surface would rise as it turns away, hiding the overlap from the position measures), and
+      // the normal force acts along the same line. Friction acts at the touching surface points.
+      const rA = this.collision.roundingRadius(sign > 0 ? sA : sB), rB = this.collision.roundingRadius(sign > 0 ? sB : sA);
+      pa[0] = F[pAo] + rA * nx; pa[1] = F[pAo + 1] + rA * ny; pa[2] = F[pAo + 2] + rA * nz;
+      worldToLocal(bodyA.state, linkA, pa, ca);
       pa[0] = F[pAo]; pa[1] = F[pAo + 1]; pa[2] = F[pAo + 2];
       worldToLocal(bodyA.state, linkA, pa, la);
       if (bB >= 0) {
+        pa[0] = F[pBo] - rB * nx; pa[1] = F[pBo + 1] - rB * ny; pa[2] = F[pBo + 2] - rB * nz;
+        worldToLocal(bodies[bB].state, linkB, pa, cb);
         pa[0] = F[pBo]; pa[1] = F[pBo + 1]; pa[2] = F[pBo + 2];
         worldToLocal(bodies[bB].state, linkB, pa, lb);
       } else {
         lb[0] = F[pBo]; lb[1] = F[pBo + 1]; lb[2] = F[pBo + 2];
+        cb[0] = lb[0] - rB * nx; cb[1] = lb[1] - rB * ny; cb[2] = lb[2] - rB * nz;
       }
-      const nx = sign * F[fo + CONTACT_NORMAL], ny = sign * F[fo + CONTACT_NORMAL + 1], nz = sign * F[fo + CONTACT_NORMAL + 2];
       t1[0] = nx; t1[1] = ny; t1[2] = nz; // reuse as the normal for addPoint
-      const normal = rows.addPoint(RowTag.Contact, bA, linkA, la, bB, bB >= 0 ? linkB : -1, lb, t1);
+      const normal = rows.addPoint(RowTag.Contact, bA, linkA, ca, bB, bB >= 0 ? linkB : -1, cb, t1);
       rows.setBounds(normal, 0, Infinity);
       rows.error[normal] = -depth;
       rows.restitution[normal] = F[fo + CONTACT_RESTITUTION];
-      const sA = I[io + CONTACT_SHAPE_A], sB = I[io + CONTACT_SHAPE_B], sub = I[io + CONTACT_SUB_SHAPE], feat = I[io + CONTACT_FEATURE];
       rows.key[normal] = contactKey(sA, sB, sub, feat, 0);
       const mu = F[fo + CONTACT_FRICTION];
       if (!(mu > 0)) continue;

@@ -15,6 +15,11 @@ export interface JointLimitOptions {
   margin?: number;
   /** Coefficient of restitution of a joint hitting its stop. */
   restitution?: number;
+  /**
+   * A step is halved when a joint would pass its limit within it by more than this (rad or m,
+   * default 0.05); smaller overshoots are left to the next step's rows and to stabilisation.
+   */
+  backtrackTolerance?: number;
 }
 
 /** Key of a limit row: stable across steps for warm starts. */
@@ -25,10 +30,12 @@ function limitKey(body: number, link: number, which: number): number {
 export class JointLimits implements ConstraintSource {
   margin: number;
   restitution: number;
+  backtrackTolerance: number;
 
   constructor(options: JointLimitOptions = {}) {
     this.margin = options.margin ?? 0.02;
     this.restitution = options.restitution ?? 0;
+    this.backtrackTolerance = options.backtrackTolerance ?? 0.05;
   }
 
   addRows(rows: RowBuffer, ctx: StepContext): void {

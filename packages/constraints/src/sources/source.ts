@@ -17,6 +17,8 @@ export interface ConstraintSource {
   addRows(rows: RowBuffer, ctx: StepContext): void;
   /** Largest violation of the tentative state (penetration depth, angle past a limit); 0 when none. Used for backtracking. */
   violation?(ctx: StepContext): number;
+  /** The violation (in the units of violation()) above which the step is halved; default: the world's backtrackTolerance. */
+  readonly backtrackTolerance?: number;
   /** True while the source still refers to live bodies. */
   readonly enabled?: boolean;
 }
