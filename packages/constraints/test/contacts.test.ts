@@ -60,6 +60,27 @@ describe('a box on an incline', () => {
   }
 });
 
+describe('torsional friction', () => {
+  it('a ball spinning on its contact normal slows at I dw/dt = spinFriction mu m g and stops (analytic, 1 %)', () => {
+    const r = 0.1, m = 2, I = 0.4 * m * r * r, mu = 0.5, spin = 0.005, w0 = 10;
+    const world = new World({ sleep: false, friction: { spinFriction: spin } });
+    world.addStatic({ geometry: { type: 'plane' }, friction: 0.5 });
+    const sb = new ModelBuilder();
+    sb.addLink({ name: 'ball', parent: null, joint: { type: 'free' }, mass: m, inertia: [I, I, I, 0, 0, 0], shapes: [{ geometry: { type: 'sphere', radius: r }, friction: mu }] });
+    const ball = world.addBody(sb.build(), { name: 'ball' });
+    ball.state.q[1] = r;
+    ball.state.qd[1] = w0; // about the vertical: no point contact's sliding friction can stop that
+    const rate = (spin * mu * m * 9.81) / I;
+    for (let i = 1; i <= 60; i++) {
+      world.step(1 / 60);
+      if (i % 15 === 0) expect(Math.abs(ball.state.qd[1] - (w0 - (rate * i) / 60))).toBeLessThan(0.01 * w0);
+    }
+    for (let i = 0; i < 60; i++) world.step(1 / 60); // past w0 / rate = 1.63 s
+    expect(Math.abs(ball.state.qd[1])).toBeLessThan(1e-6);
+    expect(ball.state.q[1]).toBeCloseTo(r, 3);
+  });
+});
+
 describe('restitution', () => {
   for (const e of [0, 0.5, 0.9]) {
     it(`a ball dropped from 1 m rebounds to e^2 h = ${(e * e).toFixed(2)} m (within 2%, h = 1 ms)`, () => {

@@ -24,8 +24,16 @@ import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 import type { ConstraintSource, StepContext } from './source.js';
 
 export interface ContactOptions {
-  /** Tangent rows per contact: 1 (single tangent along the slip), 2 (pyramid, default), or more. */
+  /** Tangent rows per contact: 1 (single tangent along the slip), 2 (pyramid, default), up to 6. */
   frictionDirections?: number;
+  /**
+   * Torsional friction (m, default 0: off, as in most engines): a contact touching a sphere or
+   * capsule also resists spinning about its normal with a torque of at most
+   * spinFriction * mu * (normal force), as a small contact patch does (MuJoCo's torsional
+   * coefficient is typically 0.005). A single-point contact has no other grip on that spin: a
+   * ball spinning on the floor spins for ever without it.
+   */
+  spinFriction?: number;
 }
 
 const la = new Float64Array(3);
@@ -45,6 +53,7 @@ function contactKey(shapeA: number, shapeB: number, sub: number, feature: number
 
 export class ContactSource implements ConstraintSource {
   frictionDirections: number;
+  spinFriction: number;
   /** Contacts found by the last detection. */
   count = 0;
   maxDepth = 0;
@@ -52,9 +61,11 @@ export class ContactSource implements ConstraintSource {
 
   constructor(readonly collision: CollisionWorld, options: ContactOptions = {}) {
     this.frictionDirections = options.frictionDirections ?? 2;
-    if (!(Number.isInteger(this.frictionDirections) && this.frictionDirections >= 1 && this.frictionDirections <= 8)) {
-      throw new RangeError(`ContactSource: frictionDirections must be an integer from 1 to 8, got ${this.frictionDirections}`);
+    if (!(Number.isInteger(this.frictionDirections) && this.frictionDirections >= 1 && this.frictionDirections <= 6)) {
+      throw new RangeError(`ContactSource: frictionDirections must be an integer from 1 to 6, got ${this.frictionDirections}`);
     }
+    this.spinFriction = options.spinFriction ?? 0;
+    if (!(this.spinFriction >= 0 && this.spinFriction < Infinity)) throw new RangeError(`ContactSource: spinFriction must be a finite number >= 0, got ${this.spinFriction}`);
   }
 
   /**
@@ -181,6 +192,13 @@ export class ContactSource implements ConstraintSource {
           rows.setFriction(r, normal, mu * scale);
           rows.key[r] = contactKey(sA, sB, sub, feat, 1 + q);
         }
+      }
+      if (this.spinFriction > 0 && (rA > 0 || rB > 0)) {
+        // torsional friction: the relative spin of the two links about the normal
+        t1[0] = nx; t1[1] = ny; t1[2] = nz;
+        const r = rows.addAngular(RowTag.Friction, bA, linkA, bB, bB >= 0 ? linkB : -1, t1);
+        rows.setFriction(r, normal, mu * this.spinFriction);
+        rows.key[r] = contactKey(sA, sB, sub, feat, 7);
       }
     }
     this.maxDepth = maxDepth;
