@@ -621,7 +621,7 @@ export class World {
       }
     }
     this.setDesired(rows, solver, h);
-    solver.setAccelerationRhs(rows, bodies);
+    solver.setAccelerationRhs(rows, bodies, h);
     const r = solver.solve(rows, this.solverOptions, true);
     st.iterations = Math.max(st.iterations, r.iterations);
     st.residual = Math.max(st.residual, r.residual);

@@ -51,42 +51,52 @@ function advanceJoints(model: Model, q: Arr, qd: Arr, qdd: ArrayLike<number>, dt
  * One step of a free joint. The link-frame velocity obeys v_dot = a - w x v, a = v_dot + w x v
  * being the classical acceleration of the origin (link frame). Euler's v + h v_dot takes the turn
  * -w x v along its tangent, which lengthens v by sqrt(1 + (w h)^2): a spinning body speeds up.
- * Here the turn is exact and a is taken by Euler, with w the new angular velocity:
- *   v(h) = exp(-[w] h) v + h a,
- * which keeps |v| of a body spinning in free flight and v of a body turning about a fixed point,
- * and agrees with the constraint solver's qd + h qdd to O(h^2). The pose then moves along the new
- * twist (w, v(h)) as before (integrateJoint: the translation turned by the midpoint orientation),
- * like every other joint of semi-implicit Euler: a point held still by a constraint at the new
- * velocities stays still.
+ * Here the turn is exact, at the step's starting w, and a is taken by Euler:
+ *   v(h) = exp(-[w] h) v + h a = v + h v_dot + d,   d = exp(-[w] h) v - v + h w x v,
+ * which keeps |v| of a body spinning in free flight. d depends only on the state at the start of
+ * the step (freeJointTurn), so a constraint solver that predicts qd + h qdd adds it and stays exact.
+ * The pose then moves along the new twist as for every other joint (integrateJoint).
  */
 function advanceFreeJoint(q: Arr, qo: number, qd: Arr, vo: number, qdd: ArrayLike<number>, dt: number): void {
-  const w0x = qd[vo], w0y = qd[vo + 1], w0z = qd[vo + 2];
-  const vx = qd[vo + 3], vy = qd[vo + 4], vz = qd[vo + 5];
-  // classical acceleration of the origin (link frame)
-  const ax = qdd[vo + 3] + (w0y * vz - w0z * vy);
-  const ay = qdd[vo + 4] + (w0z * vx - w0x * vz);
-  const az = qdd[vo + 5] + (w0x * vy - w0y * vx);
-  const wx = w0x + dt * qdd[vo], wy = w0y + dt * qdd[vo + 1], wz = w0z + dt * qdd[vo + 2];
-  qd[vo] = wx; qd[vo + 1] = wy; qd[vo + 2] = wz;
   const s = freeScratch;
-  rotateByRate(wx, wy, wz, -dt, vx, vy, vz, s, 0);
-  qd[vo + 3] = s[0] + dt * ax; qd[vo + 4] = s[1] + dt * ay; qd[vo + 5] = s[2] + dt * az;
+  freeJointTurnAt(qd, vo, dt, s, 0);
+  for (let e = 0; e < 6; e++) qd[vo + e] += dt * qdd[vo + e];
+  qd[vo + 3] += s[3]; qd[vo + 4] += s[4]; qd[vo + 5] += s[5];
   integrateJoint(JointType.free, q, qo, qd, vo, dt);
 }
 
-const freeScratch = new Float64Array(3);
+/**
+ * The velocity change d that advanceFreeJoint adds to qd + h qdd over a step of dt, for every dof of
+ * the model (zero except the linear dofs of free joints), from the current qd: a solver that
+ * predicts the velocities after the step adds it (ConstraintSolver.setAccelerationRhs).
+ */
+export function freeJointTurn(model: Model, qd: ArrayLike<number>, dt: number, out: Arr): Arr {
+  for (let d = 0; d < model.nv; d++) out[d] = 0;
+  for (let i = 0; i < model.nLinks; i++) if (model.jointType[i] === JointType.free) freeJointTurnAt(qd, model.vOffset[i], dt, out, model.vOffset[i]);
+  return out;
+}
 
-/** out[oo..oo+2] = exp([w] t) u: u turned by the angle |w| t about w (through the unit quaternion of half that angle). */
-function rotateByRate(wx: number, wy: number, wz: number, t: number, ux: number, uy: number, uz: number, out: Float64Array, oo: number): void {
-  const hx = 0.5 * t * wx, hy = 0.5 * t * wy, hz = 0.5 * t * wz;
+/** d = exp(-[w] dt) v - v + dt w x v into out[oo + 3 .. oo + 5] (out[oo .. oo + 2] = 0) for the free joint at vo. */
+function freeJointTurnAt(qd: ArrayLike<number>, vo: number, dt: number, out: Arr, oo: number): void {
+  const wx = qd[vo], wy = qd[vo + 1], wz = qd[vo + 2];
+  const vx = qd[vo + 3], vy = qd[vo + 4], vz = qd[vo + 5];
+  // exp(-[w] dt) v through the unit quaternion of half the angle
+  const hx = -0.5 * dt * wx, hy = -0.5 * dt * wy, hz = -0.5 * dt * wz;
   const th = Math.sqrt(hx * hx + hy * hy + hz * hz);
   const k = th < 1e-8 ? 1 - (th * th) / 6 : Math.sin(th) / th;
   const rx = hx * k, ry = hy * k, rz = hz * k, rw = Math.cos(th);
-  const tx = 2 * (ry * uz - rz * uy), ty = 2 * (rz * ux - rx * uz), tz = 2 * (rx * uy - ry * ux);
-  out[oo] = ux + rw * tx + (ry * tz - rz * ty);
-  out[oo + 1] = uy + rw * ty + (rz * tx - rx * tz);
-  out[oo + 2] = uz + rw * tz + (rx * ty - ry * tx);
+  const tx = 2 * (ry * vz - rz * vy), ty = 2 * (rz * vx - rx * vz), tz = 2 * (rx * vy - ry * vx);
+  const ex = vx + rw * tx + (ry * tz - rz * ty);
+  const ey = vy + rw * ty + (rz * tx - rx * tz);
+  const ez = vz + rw * tz + (rx * ty - ry * tx);
+  out[oo] = 0; out[oo + 1] = 0; out[oo + 2] = 0;
+  out[oo + 3] = ex - vx + dt * (wy * vz - wz * vy);
+  out[oo + 4] = ey - vy + dt * (wz * vx - wx * vz);
+  out[oo + 5] = ez - vz + dt * (wx * vy - wy * vx);
 }
+
+const freeScratch = new Float64Array(6);
+
 
 /** q <- q (+) qd dt, joint by joint. */
 export function integratePositions(model: Model, q: Arr, qd: ArrayLike<number>, dt: number): void {

@@ -9,7 +9,7 @@
  * solution f becomes qdd = qdd0 + sum_i f_i dqdd_i without another dynamics pass. Cost:
  * O(n m + m^2) to build.
  */
-import { accelerationDeltasForce, forwardDynamics } from '@sinew/featherstone';
+import { accelerationDeltasForce, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { PgsResult, PgsSolver, type PgsOptions } from '../lcp/pgs.js';
@@ -499,17 +499,31 @@ export class ConstraintSolver {
    * step after step: a 100 kg box hanging from a hand gained thousands of joules in 4 s.)
    * Overwrites work.da of bodies with pins.
    */
-  setAccelerationRhs(rows: RowBuffer, bodies: readonly Body[]): void {
+  setAccelerationRhs(rows: RowBuffer, bodies: readonly Body[], h = 0): void {
     const b = this.b;
     for (let c = 0; c < this.m; c++) {
       const j = this.rowList[c];
       b[c] = rows.tag[j] === RowTag.Pin ? -rows.desired[j] : rowAcceleration(rows, j, bodies) - rows.desired[j];
     }
     for (let k = 0; k < this.nBodies; k++) {
+      const B = bodies[this.bodyList[k]];
+      const nv = B.model.nv;
       let pinned = false;
       for (let e = this.entryStart[k]; e < this.entryStart[k + 1] && !pinned; e++) pinned = rows.tag[this.rowList[this.entries[e] >> 1]] === RowTag.Pin;
+      const turns = h > 0 && freeRootCount(B.model) > 0;
+      if (!pinned && !turns) continue;
+      if (this.rateScratch.length < 2 * nv) this.rateScratch = new Float64Array(4 * nv);
+      // the free joints' turn d (featherstone freeJointTurn) is part of the velocity change the
+      // integrator makes: every row sees d / h; pins see qdd0 too (velocity level, above)
+      const x = this.rateScratch.subarray(0, nv);
+      if (turns) freeJointTurn(B.model, B.state.qd, h, x); else x.fill(0);
+      for (let d = 0; d < nv; d++) x[d] = x[d] / (h > 0 ? h : 1);
+      linkDeltasFromJointDeltas(B, x);
+      for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
+        const entry = this.entries[e], j = this.rowList[entry >> 1];
+        b[entry >> 1] += rowSideDelta(rows, j, entry & 1, B, x);
+      }
       if (!pinned) continue;
-      const B = bodies[this.bodyList[k]];
       linkDeltasFromJointDeltas(B, B.qdd0);
       for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
         const entry = this.entries[e], j = this.rowList[entry >> 1];
@@ -518,6 +532,8 @@ export class ConstraintSolver {
     }
     this.setBounds(rows);
   }
+
+  private rateScratch = new Float64Array(64);
 
   /** b = `values[row]` for each row (velocity jumps or position errors). */
   setRhs(rows: RowBuffer, values: Float64Array): void {

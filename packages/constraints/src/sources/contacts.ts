@@ -169,6 +169,17 @@ export class ContactSource implements ConstraintSource {
         lb[0] = F[pBo]; lb[1] = F[pBo + 1]; lb[2] = F[pBo + 2];
         cb[0] = lb[0] - rB * nx; cb[1] = lb[1] - rB * ny; cb[2] = lb[2] - rB * nz;
       }
+      // a speculative contact (a gap wider than the contact margin, found through the bodies'
+      // speed margins) is kept only if its surfaces approach fast enough to close the gap within
+      // the step: bodies falling side by side need no rows between them
+      if (depth < -this.collision.margin) {
+        pointVelocity(bodyA.state, linkA, la, va);
+        if (bB >= 0) pointVelocity(bodies[bB].state, linkB, lb, vb); else { vb[0] = 0; vb[1] = 0; vb[2] = 0; }
+        const approach = -((va[0] - vb[0]) * nx + (va[1] - vb[1]) * ny + (va[2] - vb[2]) * nz);
+        // (gravity may add g h to the approach within the step)
+        const g = bodyA.state.gravity, gh = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * ctx.h;
+        if (-depth > this.collision.margin + 1.5 * ctx.h * (Math.max(0, approach) + gh)) continue;
+      }
       t1[0] = nx; t1[1] = ny; t1[2] = nz; // reuse as the normal for addPoint
       const normal = rows.addPoint(RowTag.Contact, bA, linkA, ca, bB, bB >= 0 ? linkB : -1, cb, t1);
       rows.setBounds(normal, 0, Infinity);
