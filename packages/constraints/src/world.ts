@@ -502,7 +502,7 @@ export class World {
           const p = x * D[3 * k] + y * D[3 * k + 1] + z * D[3 * k + 2];
           x -= p * D[3 * k]; y -= p * D[3 * k + 1]; z -= p * D[3 * k + 2];
         }
-        const n = Math.hypot(x, y, z);
+        const n = Math.sqrt(x * x + y * y + z * z);
         if (n > 1e-9) { D[3 * nd] = x / n; D[3 * nd + 1] = y / n; D[3 * nd + 2] = z / n; nd++; }
         if (nd === 3) blocked = true;
       }

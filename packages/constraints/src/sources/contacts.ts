@@ -80,7 +80,8 @@ export class ContactSource implements ConstraintSource {
         const v = b.state.work.v, m = b.model;
         for (let i = 0; i < m.nLinks; i++) {
           const o = 6 * i;
-          const w = Math.hypot(v[o], v[o + 1], v[o + 2]), u = Math.hypot(v[o + 3], v[o + 4], v[o + 5]);
+          // (Math.hypot would allocate its argument list on every call)
+          const w = Math.sqrt(v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2]), u = Math.sqrt(v[o + 3] * v[o + 3] + v[o + 4] * v[o + 4] + v[o + 5] * v[o + 5]);
           const s = u + w * this.linkReach(b, i);
           if (s > speed) speed = s;
         }
@@ -226,7 +227,7 @@ export class ContactSource implements ConstraintSource {
       const rx = va[0] - vb[0], ry = va[1] - vb[1], rz = va[2] - vb[2];
       const vn = rx * nx + ry * ny + rz * nz;
       const tx = rx - vn * nx, ty = ry - vn * ny, tz = rz - vn * nz;
-      const tl = Math.hypot(tx, ty, tz);
+      const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
       if (tl > 1e-6) {
         t1[0] = tx / tl; t1[1] = ty / tl; t1[2] = tz / tl;
         return;
@@ -237,7 +238,7 @@ export class ContactSource implements ConstraintSource {
     const ex = ax <= ay && ax <= az ? 1 : 0, ey = ex === 0 && ay <= az ? 1 : 0, ez = 1 - ex - ey;
     const en = ex * nx + ey * ny + ez * nz;
     t1[0] = ex - en * nx; t1[1] = ey - en * ny; t1[2] = ez - en * nz;
-    const l = Math.hypot(t1[0], t1[1], t1[2]);
+    const l = Math.sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
     t1[0] /= l; t1[1] /= l; t1[2] /= l;
     t2[0] = ny * t1[2] - nz * t1[1];
     t2[1] = nz * t1[0] - nx * t1[2];

@@ -180,7 +180,7 @@ export function jointError(type: number, q: ArrayLike<number>, qd: ArrayLike<num
   let ez = aw * bz + ax * by - ay * bx + az * bw;
   let ew = aw * bw - ax * bx - ay * by - az * bz;
   if (ew < 0) { ex = -ex; ey = -ey; ez = -ez; ew = -ew; }
-  const s = Math.hypot(ex, ey, ez);
+  const s = Math.sqrt(ex * ex + ey * ey + ez * ez);
   const angle = 2 * Math.atan2(s, ew);
   const k = s < 1e-12 ? 2 : angle / s;
   out[0] = ex * k; out[1] = ey * k; out[2] = ez * k;

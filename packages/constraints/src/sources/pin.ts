@@ -130,7 +130,7 @@ export class HingePin implements ConstraintSource {
     let x = e[0] - a[0] * (a[0] * e[0] + a[1] * e[1] + a[2] * e[2]);
     let y = e[1] - a[1] * (a[0] * e[0] + a[1] * e[1] + a[2] * e[2]);
     let z = e[2] - a[2] * (a[0] * e[0] + a[1] * e[1] + a[2] * e[2]);
-    const n = Math.hypot(x, y, z);
+    const n = Math.sqrt(x * x + y * y + z * z);
     x /= n; y /= n; z /= n;
     this.d1.set([x, y, z]);
     this.d2.set([a[1] * z - a[2] * y, a[2] * x - a[0] * z, a[0] * y - a[1] * x]);
