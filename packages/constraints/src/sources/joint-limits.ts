@@ -39,27 +39,30 @@ export class JointLimits implements ConstraintSource {
   }
 
   addRows(rows: RowBuffer, ctx: StepContext): void {
-    for (const body of ctx.bodies) {
-      if (body.sleeping) continue;
-      this.recordStart(body);
-      this.addBodyRows(rows, body, ctx.h);
-    }
+    for (const body of ctx.bodies) if (!body.sleeping) this.addBodyRows(rows, body, ctx.h);
   }
 
+  /** The rows of one body's limits near their stops, and each limit's violation at the start of the step (for violation()). */
   private addBodyRows(rows: RowBuffer, body: Body, h: number): void {
     const { model, state } = body;
+    let start = this.startViolation.get(body);
+    if (!start || start.length !== 3 * model.nLinks) { start = new Float64Array(3 * model.nLinks); this.startViolation.set(body, start); }
+    start.fill(0);
     for (let i = 0; i < model.nLinks; i++) {
-      const t = model.jointType[i];
+      const t = model.jointType[i], o = 3 * i;
       if (t === JointType.revolute || t === JointType.prismatic) {
         const d = model.vOffset[i];
         const lo = model.lower[d], hi = model.upper[d];
         if (lo === -Infinity && hi === Infinity) continue;
         const x = state.q[model.qOffset[i]], v = state.qd[d];
         const gLo = x - lo, gHi = hi - x;
+        start[o] = Math.max(0, -gLo); start[o + 1] = Math.max(0, -gHi);
         if (gLo < this.margin + Math.max(0, -v * h * 2)) this.addRow(rows, body, i, 0, gLo, d, 1);
         if (gHi < this.margin + Math.max(0, v * h * 2)) this.addRow(rows, body, i, 1, gHi, d, -1);
       } else if (t === JointType.spherical && model.sphericalLimits[i]) {
-        this.addSphericalRows(rows, body, i, h);
+        const sg = sphericalGaps(body, i, SG);
+        start[o] = sg[0] === sg[0] ? Math.max(0, -sg[0]) : 0; start[o + 1] = Math.max(0, -sg[5]); start[o + 2] = Math.max(0, -sg[6]);
+        this.addSphericalRows(rows, body, i, h, sg);
       }
     }
   }
@@ -72,10 +75,10 @@ export class JointLimits implements ConstraintSource {
     rows.key[r] = limitKey(body.index, link, which);
   }
 
-  private addSphericalRows(rows: RowBuffer, body: Body, link: number, h: number): void {
+  /** The rows of a spherical joint's cone and twist range near their stops, from its gaps `sg` (sphericalGaps). */
+  private addSphericalRows(rows: RowBuffer, body: Body, link: number, h: number, sg: Float64Array): void {
     const { model } = body;
     const lim = model.sphericalLimits[link]!;
-    const sg = sphericalGaps(body, link, SG);
     const a = lim.twistAxis;
     const ax = a[0], ay = a[1], az = a[2];
     if (sg[0] === sg[0]) {
@@ -140,23 +143,6 @@ export class JointLimits implements ConstraintSource {
   /** Violation of each limit (>= 0) per body and link at the start of the step, [3 per link]. */
   private startViolation = new Map<Body, Float64Array>();
 
-  private recordStart(body: Body): void {
-    const { model, state } = body;
-    let start = this.startViolation.get(body);
-    if (!start || start.length !== 3 * model.nLinks) { start = new Float64Array(3 * model.nLinks); this.startViolation.set(body, start); }
-    for (let i = 0; i < model.nLinks; i++) {
-      const t = model.jointType[i], o = 3 * i;
-      start[o] = 0; start[o + 1] = 0; start[o + 2] = 0;
-      if (t === JointType.revolute || t === JointType.prismatic) {
-        const d = model.vOffset[i];
-        const x = state.q[model.qOffset[i]];
-        start[o] = Math.max(0, model.lower[d] - x); start[o + 1] = Math.max(0, x - model.upper[d]);
-      } else if (t === JointType.spherical && model.sphericalLimits[i]) {
-        const sg = sphericalGaps(body, i, SG);
-        start[o] = sg[0] === sg[0] ? Math.max(0, -sg[0]) : 0; start[o + 1] = Math.max(0, -sg[5]); start[o + 2] = Math.max(0, -sg[6]);
-      }
-    }
-  }
 }
 
 const SG = new Float64Array(8);
