@@ -497,7 +497,8 @@ export class ConstraintSolver {
    * the velocity-level condition of semi-implicit Euler. (With the J_dot qd term, taken at the old
    * velocities, a pinned pendulum that speeds up within the step outruns its pin and gains energy
    * step after step: a 100 kg box hanging from a hand gained thousands of joules in 4 s.)
-   * Overwrites work.da of bodies with pins.
+   * Every row on a body with a free joint also sees that joint's turn d / h (featherstone
+   * freeJointTurn), which the integrator adds to qd + h qdd. Overwrites work.da of those bodies.
    */
   setAccelerationRhs(rows: RowBuffer, bodies: readonly Body[], h = 0): void {
     const b = this.b;
@@ -507,33 +508,34 @@ export class ConstraintSolver {
     }
     for (let k = 0; k < this.nBodies; k++) {
       const B = bodies[this.bodyList[k]];
-      const nv = B.model.nv;
-      let pinned = false;
-      for (let e = this.entryStart[k]; e < this.entryStart[k + 1] && !pinned; e++) pinned = rows.tag[this.rowList[this.entries[e] >> 1]] === RowTag.Pin;
-      const turns = h > 0 && freeRootCount(B.model) > 0;
-      if (!pinned && !turns) continue;
-      if (this.rateScratch.length < 2 * nv) this.rateScratch = new Float64Array(4 * nv);
-      // the free joints' turn d (featherstone freeJointTurn) is part of the velocity change the
-      // integrator makes: every row sees d / h; pins see qdd0 too (velocity level, above)
-      const x = this.rateScratch.subarray(0, nv);
-      if (turns) freeJointTurn(B.model, B.state.qd, h, x); else x.fill(0);
-      for (let d = 0; d < nv; d++) x[d] = x[d] / (h > 0 ? h : 1);
-      linkDeltasFromJointDeltas(B, x);
-      for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
-        const entry = this.entries[e], j = this.rowList[entry >> 1];
-        b[entry >> 1] += rowSideDelta(rows, j, entry & 1, B, x);
+      if (h > 0 && freeRootCount(B.model) > 0) {
+        // the free joints' turn d (featherstone freeJointTurn) is part of the velocity change the
+        // integrator makes: every row sees d / h
+        const nv = B.model.nv;
+        if (this.rateScratch.length < nv) this.rateScratch = new Float64Array(2 * nv);
+        const x = freeJointTurn(B.model, B.state.qd, h, this.rateScratch);
+        for (let d = 0; d < nv; d++) x[d] /= h;
+        this.addRowRates(rows, k, B, x, false);
       }
-      if (!pinned) continue;
-      linkDeltasFromJointDeltas(B, B.qdd0);
-      for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
-        const entry = this.entries[e], j = this.rowList[entry >> 1];
-        if (rows.tag[j] === RowTag.Pin) b[entry >> 1] += rowSideDelta(rows, j, entry & 1, B, B.qdd0);
-      }
+      // pins see J qdd0 as well (velocity level, above)
+      this.addRowRates(rows, k, B, B.qdd0, true);
     }
     this.setBounds(rows);
   }
 
   private rateScratch = new Float64Array(64);
+
+  /** b += J x for the row sides on the k-th body of the problem (only pins' when `pinsOnly`): x propagated to the links' accelerations (work.da) without velocity terms. */
+  private addRowRates(rows: RowBuffer, k: number, B: Body, x: Float64Array, pinsOnly: boolean): void {
+    let any = !pinsOnly;
+    for (let e = this.entryStart[k]; e < this.entryStart[k + 1] && !any; e++) any = rows.tag[this.rowList[this.entries[e] >> 1]] === RowTag.Pin;
+    if (!any) return;
+    linkDeltasFromJointDeltas(B, x);
+    for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
+      const entry = this.entries[e], j = this.rowList[entry >> 1];
+      if (!pinsOnly || rows.tag[j] === RowTag.Pin) this.b[entry >> 1] += rowSideDelta(rows, j, entry & 1, B, x);
+    }
+  }
 
   /** b = `values[row]` for each row (velocity jumps or position errors). */
   setRhs(rows: RowBuffer, values: Float64Array): void {
