@@ -205,7 +205,7 @@ export function rigidBodyInertia(m: number, cx: number, cy: number, cz: number, 
 }
 
 /** Rotation matrix (row-major, maps local to parent) of a unit quaternion [x, y, z, w] at qo. */
-export function quatToMat(q: ArrayLike<number>, qo: number, out: Arr, oo: number): void {
+export function quatToMat(q: ArrayLike<number>, qo: number, out: Arr | number[], oo: number): void {
   const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
   const xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
   out[oo] = 1 - 2 * (yy + zz); out[oo + 1] = 2 * (xy - wz); out[oo + 2] = 2 * (xz + wy);
@@ -238,7 +238,7 @@ export function matToQuat(m: ArrayLike<number>, mo: number, out: Arr, oo: number
 }
 
 /** Hamilton product out = a * b of quaternions [x, y, z, w]. out may alias a or b. */
-export function quatMul(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, out: Arr, oo: number): void {
+export function quatMul(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, out: Arr | number[], oo: number): void {
   const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
   const bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
   out[oo] = aw * bx + ax * bw + ay * bz - az * by;

@@ -6,15 +6,8 @@
 
 export type Out = Float64Array | number[];
 
-/** out = a * b (Hamilton product). out may alias a or b. */
-export function quatMultiply(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, out: Out, oo: number): void {
-  const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
-  const bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
-  out[oo] = aw * bx + ax * bw + ay * bz - az * by;
-  out[oo + 1] = aw * by - ax * bz + ay * bw + az * bx;
-  out[oo + 2] = aw * bz + ax * by - ay * bx + az * bw;
-  out[oo + 3] = aw * bw - ax * bx - ay * by - az * bz;
-}
+/** out = a * b (Hamilton product), and the row-major rotation matrix of a unit quaternion: featherstone's own. out may alias a or b. */
+export { quatMul as quatMultiply, quatToMat as quatToMatrix } from '@sinew/featherstone';
 
 /** out = conj(a) * b: the rotation b seen from a's frame. out may alias a or b. */
 export function quatConjMultiply(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, out: Out, oo: number): void {
@@ -83,15 +76,6 @@ export function quatToRotationVector(q: ArrayLike<number>, qo: number, out: Out,
   const s = Math.sqrt(x * x + y * y + z * z);
   const k = s < 1e-12 ? 2 / Math.max(w, 1e-300) : (2 * Math.atan2(s, w)) / s;
   out[oo] = x * k; out[oo + 1] = y * k; out[oo + 2] = z * k;
-}
-
-/** Row-major rotation matrix of the unit quaternion q. */
-export function quatToMatrix(q: ArrayLike<number>, qo: number, out: Out, oo: number): void {
-  const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
-  const xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
-  out[oo] = 1 - 2 * (yy + zz); out[oo + 1] = 2 * (xy - wz); out[oo + 2] = 2 * (xz + wy);
-  out[oo + 3] = 2 * (xy + wz); out[oo + 4] = 1 - 2 * (xx + zz); out[oo + 5] = 2 * (yz - wx);
-  out[oo + 6] = 2 * (xz - wy); out[oo + 7] = 2 * (yz + wx); out[oo + 8] = 1 - 2 * (xx + yy);
 }
 
 /** Unit quaternion of a row-major rotation matrix (Shepperd's method: the largest diagonal term picks the branch). */
