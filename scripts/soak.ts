@@ -8,7 +8,7 @@
  *   node --conditions=sinew-source --import tsx scripts/soak.ts [ragdolls=20] [minutes=5] [stir=30]
  *
  * or, about twice as fast (bundled as `pnpm bench` bundles its scripts):
- *   npx esbuild scripts/soak.ts --bundle --platform=node --format=esm --outfile=scripts/soak.bundle.mjs
+ *   npx esbuild scripts/soak.ts --bundle --platform=node --format=esm --conditions=sinew-source --outfile=scripts/soak.bundle.mjs
  *   node scripts/soak.bundle.mjs 20 5 30
  *
  * stir: every `stir` simulated seconds one ragdoll (in turn) is kicked upward for 0.1 s (external
@@ -17,6 +17,7 @@
 import { characterFromJSON, humanoid } from '../packages/characters/src/index.js';
 import { World, type Body } from '../packages/constraints/src/index.js';
 import { forwardKinematics, kineticEnergy, potentialEnergy, type Model } from '../packages/featherstone/src/index.js';
+import { limitViolation, lowestPoint } from '../packages/constraints/test/body-measures.js';
 
 const N = Number(process.argv[2] ?? 20);
 const MINUTES = Number(process.argv[3] ?? 5);
@@ -39,58 +40,6 @@ function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function quatMat(q: ArrayLike<number> | undefined): number[] {
-  if (!q) return [1, 0, 0, 0, 1, 0, 0, 0, 1];
-  const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
-  return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
-    2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-    2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y),
-  ];
-}
-
-/** Lowest world y of the body's shapes (spheres, capsules, boxes) from its current link poses. */
-function lowestPoint(b: Body): number {
-  const P = b.state.work.pose;
-  let low = Infinity;
-  for (let i = 0; i < b.model.nLinks; i++) {
-    const o = 12 * i;
-    for (const s of b.model.shapes[i]) {
-      const p = s.position ?? [0, 0, 0];
-      const cy = P[o + 3] * p[0] + P[o + 4] * p[1] + P[o + 5] * p[2] + P[o + 10];
-      const S = quatMat(s.rotation);
-      const ry = [0, 1, 2].map((k) => P[o + 3] * S[k] + P[o + 4] * S[3 + k] + P[o + 5] * S[6 + k]);
-      const g = s.geometry;
-      if (g.type === 'sphere') low = Math.min(low, cy - g.radius);
-      else if (g.type === 'capsule') low = Math.min(low, cy - Math.abs(ry[1]) * g.halfLength - g.radius);
-      else if (g.type === 'box') low = Math.min(low, cy - Math.abs(ry[0]) * g.halfExtents[0] - Math.abs(ry[1]) * g.halfExtents[1] - Math.abs(ry[2]) * g.halfExtents[2]);
-    }
-  }
-  return low;
-}
-
-/** Worst violation (rad or m) of revolute / prismatic limits and of spherical swing cones (past the larger half-angle). */
-function limitViolation(b: Body): number {
-  const m = b.model, q = b.state.q;
-  let worst = 0;
-  for (let i = 0; i < m.nLinks; i++) {
-    const t = m.jointType[i];
-    if (t === 1 || t === 2) {
-      const d = m.vOffset[i], x = q[m.qOffset[i]];
-      worst = Math.max(worst, m.lower[d] - x, x - m.upper[d]);
-    } else if (m.sphericalLimits[i]) {
-      const l = m.sphericalLimits[i]!;
-      const o = m.qOffset[i];
-      const R = quatMat([q[o], q[o + 1], q[o + 2], q[o + 3]]);
-      const a = l.twistAxis;
-      const ra = [0, 1, 2].map((r) => R[3 * r] * a[0] + R[3 * r + 1] * a[1] + R[3 * r + 2] * a[2]);
-      const swing = Math.acos(Math.max(-1, Math.min(1, ra[0] * a[0] + ra[1] * a[1] + ra[2] * a[2])));
-      worst = Math.max(worst, swing - Math.max(l.swing[0], l.swing[1]));
-    }
-  }
-  return worst;
 }
 
 // the pile: ragdolls dropped one above another over a 1 m square, turned at random about a random axis
