@@ -77,7 +77,7 @@ class PileScene implements Scene {
   setup(ctx: SceneContext): void {
     this.ctx = ctx;
     this.time = 0;
-    this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-6, sor: 1 } });
+    this.world = new World({ timings: true, solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-6, sor: 1 } });
     this.world.addStatic({ geometry: { type: 'plane' } }, 'floor');
     this.shapes = stairs();
     this.shapes.forEach((s, k) => this.world.addStatic(s, `step${k}`));

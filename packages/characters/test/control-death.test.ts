@@ -25,7 +25,7 @@ const traj = retargetClip(model, bvh.clip, { map: CMU_TO_HUMANOID, frames: [1, b
  * keep its joint limits (see the report for what 30 does).
  */
 function ragdollWorld() {
-  const world = new World({ solver: { maxIterations: 100 } });
+  const world = new World({ timings: true, solver: { maxIterations: 100 } });
   world.addStatic({ geometry: { type: 'plane' } });
   const body = world.addBody(model, { name: 'victim' });
   // the preset's mass-sized shapes overlap in its own neutral pose and in the walk: those pairs pass through each other

@@ -58,7 +58,7 @@ function soleHeight(s: State): number {
 }
 
 function walker(root: RootMode) {
-  const world = new World();
+  const world = new World({ timings: true });
   world.addStatic({ geometry: { type: 'plane' } });
   // the preset's mass-sized shapes overlap in ordinary poses (thighs at q = 0, feet in the walk): no self-collision while following
   const body = world.addBody(model, { name: 'walker', selfCollision: false });

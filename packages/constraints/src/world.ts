@@ -26,7 +26,7 @@ import { CollisionWorld } from './collision/collision-world.js';
 import { ContactSource, type ContactOptions } from './sources/contacts.js';
 import { Body } from './body.js';
 import type { PgsOptions } from './lcp/pgs.js';
-import { rowPosition, rowVelocity } from './rows/measure.js';
+import { rowPositionInto, rowVelocityInto } from './rows/measure.js';
 import { RowBuffer, RowTag } from './rows/row-buffer.js';
 import { ConstraintSolver, type KMethod } from './solver/constraint-solver.js';
 import { WarmStartTable } from './solver/warm-start.js';
@@ -41,6 +41,11 @@ export interface WorldOptions {
   gravity?: ArrayLike<number>;
   /** Sub-steps per step() (default 1). */
   substeps?: number;
+  /**
+   * Fill stats.ms with the time of each phase of the step (default false: the clock returns a
+   * number on the heap at each reading, and the step otherwise allocates nothing).
+   */
+  timings?: boolean;
   /** PGS options (default 30 iterations, tolerance 1e-3, SOR 1). */
   solver?: PgsOptions;
   /**
@@ -92,7 +97,7 @@ export interface StepStats {
   /** Largest position error before and after stabilisation (m or rad). */
   errorBefore: number;
   errorAfter: number;
-  /** Milliseconds spent per phase in the last step. */
+  /** Milliseconds spent per phase in the last step (0 unless WorldOptions.timings is on). */
   ms: { rows: number; dynamics: number; k: number; solve: number; integrate: number; stabilize: number };
   /** Message of a step that produced a non-finite state and was rolled back, else ''. */
   error: string;
@@ -164,6 +169,8 @@ export class World {
   readonly solver = new ConstraintSolver();
   private readonly warm = new WarmStartTable();
   private islandOf = new Int32Array(8);
+  private islandId = new Int32Array(8);
+  private islandCount = new Int32Array(8);
   private islandRows = new Int32Array(64);
   private islandStart = new Int32Array(9);
   private rhs = new Float64Array(64);
@@ -175,7 +182,16 @@ export class World {
   private stabRows = new Int32Array(64);
   private stabOptions: PgsOptions = { maxIterations: 50, tolerance: 1e-12, sor: 1 };
 
+  /** Whether step() times its phases into stats.ms (WorldOptions.timings). */
+  timings: boolean;
+
+  /** The time in ms when timings are on, else 0. */
+  private clock(): number {
+    return this.timings ? performance.now() : 0;
+  }
+
   constructor(options: WorldOptions = {}) {
+    this.timings = options.timings ?? false;
     this.gravity = Float64Array.from(options.gravity ?? [0, -9.81, 0]);
     for (let k = 0; k < 3; k++) if (!Number.isFinite(this.gravity[k])) throw new RangeError('World: gravity must be 3 finite numbers');
     this.substeps = options.substeps ?? 1;
@@ -301,7 +317,9 @@ export class World {
         let remaining = h;
         // guard against endless tiny steps: at most 2^(maxHalvings + 1) pieces per sub-step
         for (let piece = 0; remaining > h * 1e-9 && piece < 1 << Math.min(20, this.maxHalvings + 1); piece++) {
-          remaining -= this.advance(remaining);
+          this.attempt = remaining;
+          this.advance();
+          remaining -= this.attempt;
         }
       }
       st.error = this.checkFinite();
@@ -340,15 +358,32 @@ export class World {
     return '';
   }
 
+  /** The result of violation(). */
+  private worstViolation = 0;
+  /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
+  private readonly scalar = new Float64Array(1);
+
+  /** The context handed to the sources, one object reused by every attempt of every step. */
+  private readonly stepContext: { bodies: readonly Body[]; h: number } = { bodies: [], h: 0 };
+
   private ctx(h: number): StepContext {
-    return { bodies: this.bodies, h };
+    this.stepContext.bodies = this.bodies;
+    this.stepContext.h = h;
+    return this.stepContext;
   }
 
-  /** One attempt of Step(): returns the time actually advanced. */
-  private advance(h: number): number {
+  /**
+   * The step length of the current attempt of advance(): set before it, and left as the time
+   * actually advanced (a field, as a double argument or return would be boxed on the heap).
+   */
+  private attempt = 0;
+
+  /** One attempt of Step() of length this.attempt; leaves the time actually advanced there. */
+  private advance(): void {
+    const h = this.attempt;
     const st = this.stats;
     const bodies = this.bodies;
-    let t0 = performance.now();
+    let t0 = this.clock();
     for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, true);
     const rows = this.rows;
     rows.clear();
@@ -356,27 +391,30 @@ export class World {
     for (const src of this.sources) src.addRows(rows, ctx);
     this.dropSleepingRows(rows);
     for (let j = 0; j < rows.count; j++) {
-      rows.velocity[j] = rowVelocity(rows, j, bodies);
+      rowVelocityInto(rows, j, bodies, rows.velocity, j);
       rows.force[j] = rows.key[j] === -1 ? 0 : this.warm.get(rows.key[j]);
       const tag = rows.tag[j];
-      if (tag === RowTag.Pin || tag === RowTag.Limit || tag === RowTag.Contact) rows.offset[j] = rows.error[j] - rowPosition(rows, j, bodies);
+      if (tag === RowTag.Pin || tag === RowTag.Limit || tag === RowTag.Contact) {
+        rowPositionInto(rows, j, bodies, rows.offset, j);
+        rows.offset[j] = rows.error[j] - rows.offset[j];
+      }
     }
     st.rows = Math.max(st.rows, rows.count);
-    let t1 = performance.now();
+    let t1 = this.clock();
     st.ms.rows += t1 - t0;
     for (const b of bodies) {
       if (b.sleeping) continue;
       b.dynamics();
       b.qdd.set(b.qdd0);
     }
-    t0 = performance.now();
+    t0 = this.clock();
     st.ms.dynamics += t0 - t1;
     const nIslands = this.buildIslands(rows);
     st.islands = Math.max(st.islands, nIslands);
     this.warm.clear();
     for (let isl = 0; isl < nIslands; isl++) this.solveIsland(rows, isl, h);
     // integrate with backtracking
-    t0 = performance.now();
+    t0 = this.clock();
     for (const b of bodies) {
       if (b.sleeping) continue;
       b.save();
@@ -391,22 +429,23 @@ export class World {
     for (let halvings = 0; ; halvings++) {
       for (const b of bodies) if (!b.sleeping) integrateSemiImplicit(b.model, b.state, b.qdd, hTry, false);
       if (halvings >= this.maxHalvings) break;
-      if (this.violation(rows, ctx) <= 1) break;
+      this.violation(rows, ctx);
+      if (this.worstViolation <= 1) break;
       for (const b of bodies) if (!b.sleeping) b.restore();
       hTry *= 0.5;
       st.halvings++;
     }
     this.time += hTry;
-    t1 = performance.now();
+    t1 = this.clock();
     st.ms.integrate += t1 - t0;
     if (this.stabilization === 'post') this.postStabilize(hTry, nIslands);
     // after every position change of the step (integration and stabilisation)
     this.preserveMomenta(rows, hTry);
-    st.ms.stabilize += performance.now() - t1;
+    st.ms.stabilize += this.clock() - t1;
     st.contacts = this.contacts.count;
     st.maxPenetration = this.contacts.maxDepth;
     if (this.sleepEnabled) this.updateSleep(hTry, nIslands);
-    return hTry;
+    this.attempt = hTry;
   }
 
   /**
@@ -534,9 +573,10 @@ export class World {
    * measured exactly through the rows' position measures: every contact the step could make is
    * among them (speculative margins), so a body that would pass a thin wall is caught too. Returned
    * as the worst ratio of a violation to its tolerance (contacts: backtrackTolerance; sources, such
-   * as joint limits, their own), so the step is halved above 1.
+   * as joint limits, their own), so the step is halved above 1. The result goes to worstViolation
+   * (a field: a returned double would be boxed on the heap).
    */
-  private violation(rows: RowBuffer, ctx: StepContext): number {
+  private violation(rows: RowBuffer, ctx: StepContext): void {
     const bodies = this.bodies;
     let checked = false;
     let worst = 0;
@@ -544,7 +584,8 @@ export class World {
     for (const src of this.sources) {
       if (!src.violation) continue;
       if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
-      const v = src.violation(ctx) / (src.backtrackTolerance ?? this.backtrackTolerance);
+      src.violation(ctx, this.scalar);
+      const v = this.scalar[0] / (src.backtrackTolerance ?? this.backtrackTolerance);
       if (v > worst) worst = v;
     }
     const limitTolerance = this.limits.backtrackTolerance;
@@ -554,60 +595,66 @@ export class World {
       const off = rows.offset[j];
       if (off !== off) continue;
       if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
-      const g = (rowPosition(rows, j, bodies) + off) / (tag === RowTag.Limit ? limitTolerance : this.backtrackTolerance);
+      rowPositionInto(rows, j, bodies, this.scalar, 0);
+      const g = (this.scalar[0] + off) / (tag === RowTag.Limit ? limitTolerance : this.backtrackTolerance);
       if (-g > worst) worst = -g;
     }
-    return worst;
+    this.worstViolation = worst;
   }
 
   /** Groups rows by island (bodies linked by two-body rows). Returns the island count. */
   private buildIslands(rows: RowBuffer): number {
     const nb = this.bodies.length;
-    if (this.islandOf.length < nb) this.islandOf = new Int32Array(2 * nb);
-    const parent = this.islandOf;
-    for (let b = 0; b < nb; b++) parent[b] = b;
-    const find = (x: number): number => {
-      while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; }
-      return x;
-    };
+    if (this.islandOf.length < nb) {
+      this.islandOf = new Int32Array(2 * nb);
+      this.islandId = new Int32Array(2 * nb);
+      this.islandCount = new Int32Array(2 * nb);
+    }
+    const parent = this.islandOf, id = this.islandId, countByRoot = this.islandCount;
+    for (let b = 0; b < nb; b++) { parent[b] = b; id[b] = -1; countByRoot[b] = 0; }
     for (let j = 0; j < rows.count; j++) {
       const b = rows.bodyB[j];
       if (b >= 0) {
-        const ra = find(rows.bodyA[j]), rb = find(b);
+        const ra = this.islandRoot(rows.bodyA[j]), rb = this.islandRoot(b);
         if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
       }
     }
-    // island index per root, in order of the smallest body index (deterministic)
+    // island index per root with rows, in order of the smallest body index (deterministic)
     let n = 0;
-    const id = this.bodies.map(() => -1);
-    for (let b = 0; b < nb; b++) {
-      const r = find(b);
-      if (id[r] < 0) id[r] = -2; // marks a root seen
-    }
-    // count rows per root
-    const countByRoot = new Int32Array(nb);
-    for (let j = 0; j < rows.count; j++) countByRoot[find(rows.bodyA[j])]++;
-    for (let b = 0; b < nb; b++) if (find(b) === b && countByRoot[b] > 0) id[b] = n++;
+    for (let j = 0; j < rows.count; j++) countByRoot[this.islandRoot(rows.bodyA[j])]++;
+    for (let b = 0; b < nb; b++) if (this.islandRoot(b) === b && countByRoot[b] > 0) id[b] = n++;
     if (this.islandStart.length < n + 1) this.islandStart = new Int32Array(2 * n + 1);
     this.islandStart.fill(0, 0, n + 1);
-    for (let j = 0; j < rows.count; j++) this.islandStart[id[find(rows.bodyA[j])] + 1]++;
+    for (let j = 0; j < rows.count; j++) this.islandStart[id[this.islandRoot(rows.bodyA[j])] + 1]++;
     for (let k = 0; k < n; k++) this.islandStart[k + 1] += this.islandStart[k];
     if (this.islandRows.length < rows.count) this.islandRows = new Int32Array(2 * rows.count);
-    const cursor = this.islandStart.slice(0, n);
-    for (let j = 0; j < rows.count; j++) this.islandRows[cursor[id[find(rows.bodyA[j])]]++] = j;
-    for (let b = 0; b < nb; b++) this.bodies[b].island = countByRoot[find(b)] > 0 ? id[find(b)] : -1;
+    // countByRoot becomes the fill cursor of each island
+    for (let b = 0; b < nb; b++) {
+      const r = this.islandRoot(b);
+      this.bodies[b].island = countByRoot[r] > 0 ? id[r] : -1;
+    }
+    for (let k = 0; k < n; k++) countByRoot[k] = this.islandStart[k];
+    for (let j = 0; j < rows.count; j++) this.islandRows[countByRoot[id[this.islandRoot(rows.bodyA[j])]]++] = j;
     return n;
   }
+
+  /** Root of body x in the union-find of buildIslands (with path halving). */
+  private islandRoot(x: number): number {
+    const parent = this.islandOf;
+    while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; }
+    return x;
+  }
+
 
   private solveIsland(rows: RowBuffer, isl: number, h: number): void {
     const st = this.stats;
     const bodies = this.bodies;
     const solver = this.solver;
     const start = this.islandStart[isl], count = this.islandStart[isl + 1] - start;
-    let t0 = performance.now();
+    let t0 = this.clock();
     solver.setRows(rows, this.islandRows, count, bodies, start);
     solver.buildK(rows, bodies, this.kMethod);
-    let t1 = performance.now();
+    let t1 = this.clock();
     st.ms.k += t1 - t0;
     // impacts
     if (this.needsImpact(rows, solver)) {
@@ -617,7 +664,7 @@ export class World {
       solver.dynamics(bodies);
       for (let c = 0; c < solver.m; c++) {
         const j = solver.rowAt(c);
-        rows.velocity[j] = rowVelocity(rows, j, bodies);
+        rowVelocityInto(rows, j, bodies, rows.velocity, j);
       }
     }
     this.setDesired(rows, solver, h);
@@ -630,7 +677,7 @@ export class World {
       const j = solver.rowAt(c);
       if (rows.key[j] !== -1 && this.warmStart) this.warm.set(rows.key[j], rows.force[j]);
     }
-    st.ms.solve += performance.now() - t1;
+    st.ms.solve += this.clock() - t1;
   }
 
   /** Desired acceleration-level measures of position rows (see the module comment). */
@@ -733,7 +780,8 @@ export class World {
           const tag = rows.tag[j];
           if (tag !== RowTag.Pin && tag !== RowTag.Limit && tag !== RowTag.Contact) continue;
           const off = rows.offset[j];
-          g[j] = off === off ? rowPosition(rows, j, bodies) + off : rows.error[j] + h * rowVelocity(rows, j, bodies);
+          if (off === off) { rowPositionInto(rows, j, bodies, g, j); g[j] += off; }
+          else { rowVelocityInto(rows, j, bodies, g, j); g[j] = rows.error[j] + h * g[j]; }
           // contacts and limits may overlap by their slop without correction (they stay in touch
           // from step to step); a correction aims at half the slop
           const slop = tag === RowTag.Contact ? this.contactSlop : tag === RowTag.Limit ? this.limitSlop : 0;
@@ -768,7 +816,8 @@ export class World {
             const j = solver.rowAt(c);
             const tag = rows.tag[j];
             const off = rows.offset[j];
-            const gj = off === off ? rowPosition(rows, j, bodies) + off : g[j];
+            if (off === off) rowPositionInto(rows, j, bodies, this.scalar, 0);
+            const gj = off === off ? this.scalar[0] + off : g[j];
             after = Math.max(after, tag === RowTag.Pin ? Math.abs(gj) : tag === RowTag.Contact ? -gj - this.contactSlop : tag === RowTag.Limit ? -gj - this.limitSlop : -gj);
           }
           st.errorAfter = Math.max(st.errorAfter, after);

@@ -17,7 +17,7 @@ export function invertSym3(M: Arr, mo: number, out: Arr, oo: number, model: Mode
   const A00 = d * f - e * e, A01 = c * e - b * f, A02 = b * e - c * d, A22 = a * d - b * b;
   const det = a * A00 + b * A01 + c * A02;
   // Sylvester's criterion: leading minors a, ad - b^2, det all positive
-  if (!(a > 0 && A22 > 0 && det > 0) || !Number.isFinite(det)) throw singularJoint(model, link, det);
+  if (!(a > 0 && A22 > 0 && det > 0) || !(det - det === 0)) throw singularJoint(model, link, det);
   const s = 1 / det;
   const i01 = A01 * s, i02 = A02 * s, i12 = (b * c - a * e) * s;
   out[oo] = A00 * s; out[oo + 1] = i01; out[oo + 2] = i02;
@@ -37,7 +37,7 @@ export function invertSpd6(M: Arr, mo: number, out: Arr, oo: number, model: Mode
   const ca = M[mo + 21], cb = M[mo + 22], cc = M[mo + 23], cd = M[mo + 28], ce = M[mo + 29], cf = M[mo + 35];
   const C00 = cd * cf - ce * ce, C01 = cc * ce - cb * cf, C02 = cb * ce - cc * cd, C22 = ca * cd - cb * cb;
   const cdet = ca * C00 + cb * C01 + cc * C02;
-  if (!(ca > 0 && C22 > 0 && cdet > 0) || !Number.isFinite(cdet)) throw singularJoint(model, link, cdet);
+  if (!(ca > 0 && C22 > 0 && cdet > 0) || !(cdet - cdet === 0)) throw singularJoint(model, link, cdet);
   const cs = 1 / cdet;
   const i00 = C00 * cs, i01 = C01 * cs, i02 = C02 * cs, i11 = (ca * cf - cc * cc) * cs, i12 = (cb * cc - ca * ce) * cs, i22 = C22 * cs;
   // K = B C^-1
@@ -56,7 +56,7 @@ export function invertSpd6(M: Arr, mo: number, out: Arr, oo: number, model: Mode
   const sf = M[mo + 14] - (k20 * b20 + k21 * b21 + k22 * b22);
   const S00 = sd * sf - se * se, S01 = sc * se - sb * sf, S02 = sb * se - sc * sd, S22 = sa * sd - sb * sb;
   const sdet = sa * S00 + sb * S01 + sc * S02;
-  if (!(sa > 0 && S22 > 0 && sdet > 0) || !Number.isFinite(sdet)) throw singularJoint(model, link, sdet);
+  if (!(sa > 0 && S22 > 0 && sdet > 0) || !(sdet - sdet === 0)) throw singularJoint(model, link, sdet);
   const ss = 1 / sdet;
   const s00 = S00 * ss, s01 = S01 * ss, s02 = S02 * ss, s11 = (sa * sf - sc * sc) * ss, s12 = (sb * sc - sa * se) * ss, s22 = S22 * ss;
   // top right R = -S^-1 K
@@ -83,7 +83,7 @@ export function invertSpd6(M: Arr, mo: number, out: Arr, oo: number, model: Mode
 export function invertSmall(A: Arr, n: number, out: Arr, oo: number, scratch: Arr, link: number, model: Model): void {
   if (n === 0) return;
   if (n === 1) {
-    if (!(A[0] > 0) || !Number.isFinite(A[0])) throw singularJoint(model, link, A[0]);
+    if (!(A[0] > 0) || !(A[0] - A[0] === 0)) throw singularJoint(model, link, A[0]);
     out[oo] = 1 / A[0];
     return;
   }
@@ -96,7 +96,7 @@ export function invertSmall(A: Arr, n: number, out: Arr, oo: number, scratch: Ar
       const m = Math.abs(A[n * r + col]);
       if (m > best) { best = m; piv = r; }
     }
-    if (!(best > 0) || !Number.isFinite(best)) throw singularJoint(model, link, best);
+    if (!(best > 0) || !(best - best === 0)) throw singularJoint(model, link, best);
     if (piv !== col) {
       for (let k = 0; k < n; k++) {
         let t = A[n * col + k]; A[n * col + k] = A[n * piv + k]; A[n * piv + k] = t;

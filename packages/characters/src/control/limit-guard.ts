@@ -77,7 +77,7 @@ export class SphericalLimitGuard implements ConstraintSource {
     }
   }
 
-  violation(ctx: StepContext): number {
+  violation(ctx: StepContext, out: Float64Array): void {
     let worst = 0;
     const bodies = ctx.bodies;
     for (let k = 0; k < bodies.length && k < this.start.length; k++) {
@@ -90,7 +90,7 @@ export class SphericalLimitGuard implements ConstraintSource {
         if (e > worst) worst = e;
       }
     }
-    return worst;
+    out[0] = worst;
   }
 
   private readonly f = new Float64Array(24);

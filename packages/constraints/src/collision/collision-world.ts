@@ -331,6 +331,12 @@ export class CollisionWorld {
     return k === SHAPE_SPHERE || k === SHAPE_CAPSULE ? this.store.params[SHAPE_PARAM_STRIDE * s] : 0;
   }
 
+  /** roundingRadius of two shapes into out[0] and out[1] (no boxed return). */
+  roundingRadii(handleA: number, handleB: number, out: Float64Array): void {
+    out[0] = this.roundingRadius(handleA);
+    out[1] = this.roundingRadius(handleB);
+  }
+
   /** Copies the world bounds of a shape (grown by the margin) as [min xyz, max xyz]; planes give infinities. */
   getShapeAabb(handle: number, out: Float64Array): Float64Array {
     this.record(handle);

@@ -19,12 +19,18 @@ import { RowType, type RowBuffer } from './row-buffer.js';
 const v3 = new Float64Array(3);
 const w3 = new Float64Array(3);
 const f6 = new Float64Array(6);
+/**
+ * The sum the side measures add into. A double returned from a call the optimiser does not inline
+ * is boxed on the heap; addSideMotion is large and called for every row several times a step, so it
+ * adds into this array instead of returning its value.
+ */
+const sum = new Float64Array(1);
 
-/** Measure of one side of row j (side 0: body A, +; side 1: body B, -) from the joint-space vector x (qd or qdd) and link motions m (work.v, work.a or work.da). */
-function sideMotion(rows: RowBuffer, j: number, side: number, body: Body, x: ArrayLike<number>, m: Float64Array, level: 0 | 1 | 2): number {
+/** Adds to sum[0] the measure of one side of row j (side 0: body A, +; side 1: body B, -) from the joint-space vector x (qd or qdd) and link motions m (work.v, work.a or work.da). */
+function addSideMotion(rows: RowBuffer, j: number, side: number, body: Body, x: ArrayLike<number>, m: Float64Array, level: 0 | 1 | 2): void {
   const t = rows.type[j];
   const d = rows.dir, o = 3 * j;
-  if (t === RowType.Joint) return d[o] * x[rows.dof[j]];
+  if (t === RowType.Joint) { sum[0] += d[o] * x[rows.dof[j]]; return; }
   const link = side === 0 ? rows.linkA[j] : rows.linkB[j];
   const sign = side === 0 ? 1 : -1;
   const model = body.model;
@@ -33,7 +39,8 @@ function sideMotion(rows: RowBuffer, j: number, side: number, body: Body, x: Arr
     const nv = Math.min(3, model.jointNv[link]);
     let s = 0;
     for (let k = 0; k < nv; k++) s += d[o + k] * x[v0 + k];
-    return s;
+    sum[0] += s;
+    return;
   }
   const P = body.state.work.pose, po = 12 * link, mo = 6 * link;
   if (t === RowType.Angular) {
@@ -41,7 +48,8 @@ function sideMotion(rows: RowBuffer, j: number, side: number, body: Body, x: Arr
     const wx = P[po] * m[mo] + P[po + 1] * m[mo + 1] + P[po + 2] * m[mo + 2];
     const wy = P[po + 3] * m[mo] + P[po + 4] * m[mo + 1] + P[po + 5] * m[mo + 2];
     const wz = P[po + 6] * m[mo] + P[po + 7] * m[mo + 1] + P[po + 8] * m[mo + 2];
-    return sign * (d[o] * wx + d[o + 1] * wy + d[o + 2] * wz);
+    sum[0] += sign * (d[o] * wx + d[o + 1] * wy + d[o + 2] * wz);
+    return;
   }
   const local = side === 0 ? rows.pA : rows.pB;
   const lo = 3 * j;
@@ -57,36 +65,66 @@ function sideMotion(rows: RowBuffer, j: number, side: number, body: Body, x: Arr
     w3[1] = P[po + 3] * ax + P[po + 4] * ay + P[po + 5] * az;
     w3[2] = P[po + 6] * ax + P[po + 7] * ay + P[po + 8] * az;
   }
-  return sign * (d[o] * w3[0] + d[o + 1] * w3[1] + d[o + 2] * w3[2]);
+  sum[0] += sign * (d[o] * w3[0] + d[o + 1] * w3[1] + d[o + 2] * w3[2]);
 }
 
 /** Velocity-level measure of row j (requires forwardKinematics with velocities on its bodies). */
 export function rowVelocity(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
   const A = bodies[rows.bodyA[j]];
-  let s = sideMotion(rows, j, 0, A, A.state.qd, A.state.work.v, 0);
+  sum[0] = 0;
+  addSideMotion(rows, j, 0, A, A.state.qd, A.state.work.v, 0);
   const b = rows.bodyB[j];
   if (b >= 0 && rows.type[j] >= RowType.Point) {
     const B = bodies[b];
-    s += sideMotion(rows, j, 1, B, B.state.qd, B.state.work.v, 0);
+    addSideMotion(rows, j, 1, B, B.state.qd, B.state.work.v, 0);
   }
-  return s;
+  return sum[0];
+}
+
+/** rowVelocity into out[k] (hot loops: no boxed return). */
+export function rowVelocityInto(rows: RowBuffer, j: number, bodies: readonly Body[], out: Float64Array, k: number): void {
+  const A = bodies[rows.bodyA[j]];
+  sum[0] = 0;
+  addSideMotion(rows, j, 0, A, A.state.qd, A.state.work.v, 0);
+  const b = rows.bodyB[j];
+  if (b >= 0 && rows.type[j] >= RowType.Point) {
+    const B = bodies[b];
+    addSideMotion(rows, j, 1, B, B.state.qd, B.state.work.v, 0);
+  }
+  out[k] = sum[0];
+}
+
+/** rowAcceleration into out[k] (hot loops: no boxed return). */
+export function rowAccelerationInto(rows: RowBuffer, j: number, bodies: readonly Body[], out: Float64Array, k: number): void {
+  const A = bodies[rows.bodyA[j]];
+  sum[0] = 0;
+  addSideMotion(rows, j, 0, A, A.qdd0, A.state.work.a, 1);
+  const b = rows.bodyB[j];
+  if (b >= 0 && rows.type[j] >= RowType.Point) {
+    const B = bodies[b];
+    addSideMotion(rows, j, 1, B, B.qdd0, B.state.work.a, 1);
+  }
+  out[k] = sum[0];
 }
 
 /** Acceleration-level measure of row j with the unconstrained accelerations of the last forward-dynamics pass. */
 export function rowAcceleration(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
   const A = bodies[rows.bodyA[j]];
-  let s = sideMotion(rows, j, 0, A, A.qdd0, A.state.work.a, 1);
+  sum[0] = 0;
+  addSideMotion(rows, j, 0, A, A.qdd0, A.state.work.a, 1);
   const b = rows.bodyB[j];
   if (b >= 0 && rows.type[j] >= RowType.Point) {
     const B = bodies[b];
-    s += sideMotion(rows, j, 1, B, B.qdd0, B.state.work.a, 1);
+    addSideMotion(rows, j, 1, B, B.qdd0, B.state.work.a, 1);
   }
-  return s;
+  return sum[0];
 }
 
 /** The change of one side's measure of row j caused by the last AccelerationDeltas call on `body` (dqdd, work.da). */
 export function rowSideDelta(rows: RowBuffer, j: number, side: number, body: Body, dqdd: ArrayLike<number>): number {
-  return sideMotion(rows, j, side, body, dqdd, body.state.work.da, 2);
+  sum[0] = 0;
+  addSideMotion(rows, j, side, body, dqdd, body.state.work.da, 2);
+  return sum[0];
 }
 
 /**
@@ -136,15 +174,27 @@ const qw = new Float64Array(3);
  * rows on 1-dof joints: c q); NaN otherwise. Requires forward kinematics (positions).
  */
 export function rowPosition(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
+  storeRowPosition(rows, j, bodies);
+  return sum[0];
+}
+
+/** rowPosition into out[k] (hot loops: no boxed return). */
+export function rowPositionInto(rows: RowBuffer, j: number, bodies: readonly Body[], out: Float64Array, k: number): void {
+  storeRowPosition(rows, j, bodies);
+  out[k] = sum[0];
+}
+
+/** rowPosition into sum[0] (no boxed return: see sum). */
+function storeRowPosition(rows: RowBuffer, j: number, bodies: readonly Body[]): void {
   const t = rows.type[j];
   const A = bodies[rows.bodyA[j]];
   const d = rows.dir, o = 3 * j;
   if (t === RowType.Joint) {
     const m = A.model, dof = rows.dof[j], link = m.dofLink[dof];
-    if (m.jointNv[link] !== 1) return NaN;
-    return d[o] * A.state.q[m.qOffset[link]];
+    sum[0] = m.jointNv[link] !== 1 ? NaN : d[o] * A.state.q[m.qOffset[link]];
+    return;
   }
-  if (t !== RowType.Point) return NaN;
+  if (t !== RowType.Point) { sum[0] = NaN; return; }
   v3[0] = rows.pA[o]; v3[1] = rows.pA[o + 1]; v3[2] = rows.pA[o + 2];
   pointPosition(A.state, rows.linkA[j], v3, pw);
   const b = rows.bodyB[j];
@@ -154,5 +204,5 @@ export function rowPosition(rows: RowBuffer, j: number, bodies: readonly Body[])
   } else {
     qw[0] = rows.pB[o]; qw[1] = rows.pB[o + 1]; qw[2] = rows.pB[o + 2];
   }
-  return d[o] * (pw[0] - qw[0]) + d[o + 1] * (pw[1] - qw[1]) + d[o + 2] * (pw[2] - qw[2]);
+  sum[0] = d[o] * (pw[0] - qw[0]) + d[o + 1] * (pw[1] - qw[1]) + d[o + 2] * (pw[2] - qw[2]);
 }

@@ -116,6 +116,16 @@ export class RowBuffer {
     return i;
   }
 
+  /**
+   * addJointVec with the coefficients sign * c[o..o+3) (no number arguments: a double passed to a
+   * call the optimiser does not inline is boxed on the heap).
+   */
+  addJointVecFrom(tag: RowTagCode, body: number, link: number, c: ArrayLike<number>, o: number, sign: 1 | -1): number {
+    const i = this.add(RowType.JointVec, tag, body, link, -1, -1);
+    this.dir[3 * i] = sign * c[o]; this.dir[3 * i + 1] = sign * c[o + 1]; this.dir[3 * i + 2] = sign * c[o + 2];
+    return i;
+  }
+
   /** A point row: direction d (world), point a (link coordinates of A), point b (link coordinates of B, or world when B is the world). */
   addPoint(tag: RowTagCode, bodyA: number, linkA: number, a: ArrayLike<number>, bodyB: number, linkB: number, b: ArrayLike<number>, d: ArrayLike<number>): number {
     const i = this.add(RowType.Point, tag, bodyA, linkA, bodyB, linkB);

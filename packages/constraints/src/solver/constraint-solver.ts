@@ -13,7 +13,7 @@ import { accelerationDeltasForce, forwardDynamics, freeJointTurn, freeRootCount 
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { PgsResult, PgsSolver, type PgsOptions } from '../lcp/pgs.js';
-import { rowAcceleration, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
+import { rowAccelerationInto, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
 import { rowSideJacobian } from '../rows/jacobian.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 
@@ -78,6 +78,8 @@ export class ConstraintSolver {
   private acc = new Float64Array(64);
   private accOffset = new Int32Array(8);
   private scale = new Float64Array(16);
+  /** The residual of implicitResidual (an array: a returned double would be boxed). */
+  private residualOut = new Float64Array(1);
   readonly implicitResult = { iterations: 0, residual: 0, converged: true, worstRow: -1 };
 
   /**
@@ -183,7 +185,9 @@ export class ConstraintSolver {
       const primary = ((TAG_RANK[rows.tag[j]] * 1024 + ra) * 128 + la) * 131072 + rb * 128 + lb;
       keys[c] = primary * 65536 + c;
     }
-    keys.subarray(0, count).sort();
+    // sort the whole scratch with the unused tail at +Infinity (a subarray view would be allocated)
+    keys.fill(Infinity, count);
+    keys.sort();
     for (let c = 0; c < count; c++) this.rowList[c] = rowIndices[first + (keys[c] % 65536)];
   }
 
@@ -335,15 +339,21 @@ export class ConstraintSolver {
   /** Implicit mode: the columns dqdd_i (AccelerationDeltas), the Jacobian rows, and diag K_ii = J_i dqdd_i. */
   private buildImplicit(rows: RowBuffer, bodies: readonly Body[], method: KMethod): void {
     const m = this.m;
+    let maxNv = 0;
+    for (let k = 0; k < this.nBodies; k++) maxNv = Math.max(maxNv, bodies[this.bodyList[k]].model.nv);
+    if (this.colScratch.length < maxNv) this.colScratch = new Float64Array(2 * maxNv);
     for (let c = 0; c < m; c++) {
       const i = this.rowList[c];
       const sides = rowSides(rows, i);
       for (let s = 0; s < sides; s++) {
         const body = bodies[s === 0 ? rows.bodyA[i] : rows.bodyB[i]];
-        const off = this.colOffset[2 * c + s];
-        const col = this.columns.subarray(off, off + body.model.nv);
-        if (method === 'deltas') rowSideTestForce(rows, i, s, body, col);
-        else this.testForceColumn(rows, i, s, body, col);
+        const off = this.colOffset[2 * c + s], nv = body.model.nv;
+        // into scratch, then copied: a subarray view of the columns would be allocated per side
+        const scratch = this.colScratch;
+        if (method === 'deltas') rowSideTestForce(rows, i, s, body, scratch);
+        else this.testForceColumn(rows, i, s, body, scratch.subarray(0, nv)); // reference path (allocates)
+        const col = this.columns;
+        for (let d = 0; d < nv; d++) col[off + d] = scratch[d];
         rowSideJacobian(rows, i, s, body, this.jrows, off);
       }
       // K_ii = sum over pairs of sides on the same body of J_i,s . dqdd_i,s'
@@ -443,7 +453,8 @@ export class ConstraintSolver {
     for (let c = 0; c < m; c++) if (f[c] !== 0) this.implicitApply(c, f[c]);
     const res = this.implicitResult;
     let it = 0;
-    let residual = this.implicitResidual();
+    this.implicitResidual();
+    let residual = this.residualOut[0];
     while (!(residual <= tol) && it < maxIt && residual === residual) {
       for (let c = 0; c < m; c++) {
         const d = scale[c];
@@ -464,7 +475,7 @@ export class ConstraintSolver {
       }
       it++;
       // the residual costs a sweep of its own: look every fourth sweep, and after the last
-      if ((it & 3) === 0 || it >= maxIt) residual = this.implicitResidual();
+      if ((it & 3) === 0 || it >= maxIt) { this.implicitResidual(); residual = this.residualOut[0]; }
     }
     res.iterations = it;
     res.residual = residual;
@@ -473,7 +484,7 @@ export class ConstraintSolver {
   }
 
   /** Natural-map residual max |d (f - clamp(f - a / d))| over rows with an effect (worst row in implicitResult.worstRow). */
-  private implicitResidual(): number {
+  private implicitResidual(): void {
     let worst = 0;
     this.implicitResult.worstRow = -1;
     const f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow;
@@ -487,7 +498,7 @@ export class ConstraintSolver {
       const e = Math.abs(d * (f[c] - x));
       if (!(e <= worst)) { worst = e; this.implicitResult.worstRow = c; }
     }
-    return worst;
+    this.residualOut[0] = worst;
   }
 
   /**
@@ -504,7 +515,8 @@ export class ConstraintSolver {
     const b = this.b;
     for (let c = 0; c < this.m; c++) {
       const j = this.rowList[c];
-      b[c] = rows.tag[j] === RowTag.Pin ? -rows.desired[j] : rowAcceleration(rows, j, bodies) - rows.desired[j];
+      if (rows.tag[j] === RowTag.Pin) b[c] = -rows.desired[j];
+      else { rowAccelerationInto(rows, j, bodies, b, c); b[c] -= rows.desired[j]; }
     }
     for (let k = 0; k < this.nBodies; k++) {
       const B = bodies[this.bodyList[k]];

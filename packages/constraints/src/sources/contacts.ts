@@ -45,10 +45,21 @@ const t1 = new Float64Array(3);
 const t2 = new Float64Array(3);
 const va = new Float64Array(3);
 const vb = new Float64Array(3);
+const radii = new Float64Array(2);
+/** The contact normal, for tangents() (passed in an array: double arguments to a call that is not inlined are boxed). */
+const nrm = new Float64Array(3);
+
+/** rows.setFriction(r, normal, mu * scale) (kept in this module, where it is inlined: see nrm). */
+function setFrictionBounds(rows: RowBuffer, r: number, normal: number, mu: number, scale: number): void {
+  rows.lo[r] = -mu * scale;
+  rows.hi[r] = mu * scale;
+  rows.boundRow[r] = normal;
+}
 
 /** Warm-start key of a contact row (negative, so it never meets the keys of other rows). */
-function contactKey(shapeA: number, shapeB: number, sub: number, feature: number, k: number): number {
-  return -2 - ((((shapeA & 4095) * 4096 + (shapeB & 4095)) * 65536 + (sub & 65535)) * 1024 + (feature & 1023)) * 8 - k;
+function setContactKey(rows: RowBuffer, row: number, shapeA: number, shapeB: number, sub: number, feature: number, k: number): void {
+  // written straight into the row: the key is not a small integer, and a returned one would be boxed
+  rows.key[row] = -2 - ((((shapeA & 4095) * 4096 + (shapeB & 4095)) * 65536 + (sub & 65535)) * 1024 + (feature & 1023)) * 8 - k;
 }
 
 export class ContactSource implements ConstraintSource {
@@ -73,7 +84,8 @@ export class ContactSource implements ConstraintSource {
    * move in the step (origin speed plus angular speed times the link's reach), so a fast body finds
    * what it will hit before it gets there (no tunnelling through thin walls).
    */
-  setSpeculativeMargins(bodies: readonly Body[], h: number): void {
+  setSpeculativeMargins(ctx: StepContext): void {
+    const bodies = ctx.bodies, h = ctx.h;
     for (const b of bodies) {
       let speed = 0;
       if (!b.sleeping) {
@@ -125,7 +137,7 @@ export class ContactSource implements ConstraintSource {
 
   addRows(rows: RowBuffer, ctx: StepContext): void {
     const bodies = ctx.bodies;
-    this.setSpeculativeMargins(bodies, ctx.h);
+    this.setSpeculativeMargins(ctx);
     const n = this.detect(bodies);
     const c = this.collision.contacts;
     const F = c.f64, I = c.i32;
@@ -156,7 +168,8 @@ export class ContactSource implements ConstraintSource {
       // axis point) less their radii: a rounded shape that rolls keeps its gap (a point of its
       // surface would rise as it turns away, hiding the overlap from the position measures), and
       // the normal force acts along the same line. Friction acts at the touching surface points.
-      const rA = this.collision.roundingRadius(sign > 0 ? sA : sB), rB = this.collision.roundingRadius(sign > 0 ? sB : sA);
+      this.collision.roundingRadii(sign > 0 ? sA : sB, sign > 0 ? sB : sA, radii);
+      const rA = radii[0], rB = radii[1];
       pa[0] = F[pAo] + rA * nx; pa[1] = F[pAo + 1] + rA * ny; pa[2] = F[pAo + 2] + rA * nz;
       worldToLocal(bodyA.state, linkA, pa, ca);
       pa[0] = F[pAo]; pa[1] = F[pAo + 1]; pa[2] = F[pAo + 2];
@@ -186,31 +199,32 @@ export class ContactSource implements ConstraintSource {
       rows.setBounds(normal, 0, Infinity);
       rows.error[normal] = -depth;
       rows.restitution[normal] = F[fo + CONTACT_RESTITUTION];
-      rows.key[normal] = contactKey(sA, sB, sub, feat, 0);
+      setContactKey(rows, normal, sA, sB, sub, feat, 0);
       const mu = F[fo + CONTACT_FRICTION];
       if (!(mu > 0)) continue;
-      this.tangents(nx, ny, nz, bodies, bA, linkA, bB, linkB);
+      nrm[0] = nx; nrm[1] = ny; nrm[2] = nz;
+      this.tangents(bodies, bA, linkA, bB, linkB);
       const d = this.frictionDirections;
       if (d === 1) {
         const r = rows.addPoint(RowTag.Friction, bA, linkA, la, bB, bB >= 0 ? linkB : -1, lb, t1);
-        rows.setFriction(r, normal, mu);
-        rows.key[r] = contactKey(sA, sB, sub, feat, 1);
+        setFrictionBounds(rows, r, normal, mu, 1);
+        setContactKey(rows, r, sA, sB, sub, feat, 1);
       } else {
         const scale = d === 2 ? 1 : Math.PI / (2 * d);
         for (let q = 0; q < d; q++) {
           const ang = (Math.PI * q) / d, cs = Math.cos(ang), sn = Math.sin(ang);
           va[0] = cs * t1[0] + sn * t2[0]; va[1] = cs * t1[1] + sn * t2[1]; va[2] = cs * t1[2] + sn * t2[2];
           const r = rows.addPoint(RowTag.Friction, bA, linkA, la, bB, bB >= 0 ? linkB : -1, lb, va);
-          rows.setFriction(r, normal, mu * scale);
-          rows.key[r] = contactKey(sA, sB, sub, feat, 1 + q);
+          setFrictionBounds(rows, r, normal, mu, scale);
+          setContactKey(rows, r, sA, sB, sub, feat, 1 + q);
         }
       }
       if (this.spinFriction > 0 && (rA > 0 || rB > 0)) {
         // torsional friction: the relative spin of the two links about the normal
         t1[0] = nx; t1[1] = ny; t1[2] = nz;
         const r = rows.addAngular(RowTag.Friction, bA, linkA, bB, bB >= 0 ? linkB : -1, t1);
-        rows.setFriction(r, normal, mu * this.spinFriction);
-        rows.key[r] = contactKey(sA, sB, sub, feat, 7);
+        setFrictionBounds(rows, r, normal, mu, this.spinFriction);
+        setContactKey(rows, r, sA, sB, sub, feat, 7);
       }
     }
     this.maxDepth = maxDepth;
@@ -220,7 +234,8 @@ export class ContactSource implements ConstraintSource {
    * Tangents of a contact: with one friction direction, t1 along the relative slip velocity when
    * sliding; otherwise a fixed basis from the normal.
    */
-  private tangents(nx: number, ny: number, nz: number, bodies: readonly Body[], bA: number, linkA: number, bB: number, linkB: number): void {
+  private tangents(bodies: readonly Body[], bA: number, linkA: number, bB: number, linkB: number): void {
+    const nx = nrm[0], ny = nrm[1], nz = nrm[2];
     if (this.frictionDirections === 1) {
       pointVelocity(bodies[bA].state, linkA, la, va);
       if (bB >= 0) pointVelocity(bodies[bB].state, linkB, lb, vb); else vb.fill(0);

@@ -23,8 +23,9 @@ export interface JointLimitOptions {
 }
 
 /** Key of a limit row: stable across steps for warm starts. */
-function limitKey(body: number, link: number, which: number): number {
-  return ((1 * 4096 + body) * 65536 + link) * 8 + which;
+function setLimitKey(rows: RowBuffer, row: number, body: number, link: number, which: number): void {
+  // written straight into the row: a returned key (not a small integer) would be boxed
+  rows.key[row] = ((1 * 4096 + body) * 65536 + link) * 8 + which;
 }
 
 export class JointLimits implements ConstraintSource {
@@ -38,13 +39,18 @@ export class JointLimits implements ConstraintSource {
     this.backtrackTolerance = options.backtrackTolerance ?? 0.05;
   }
 
+  /** The step of the current addRows (kept in a field: a double argument to a call that is not inlined is boxed). */
+  private h = 0;
+
   addRows(rows: RowBuffer, ctx: StepContext): void {
-    for (const body of ctx.bodies) if (!body.sleeping) this.addBodyRows(rows, body, ctx.h);
+    this.h = ctx.h;
+    for (const body of ctx.bodies) if (!body.sleeping) this.addBodyRows(rows, body);
   }
 
   /** The rows of one body's limits near their stops, and each limit's violation at the start of the step (for violation()). */
-  private addBodyRows(rows: RowBuffer, body: Body, h: number): void {
+  private addBodyRows(rows: RowBuffer, body: Body): void {
     const { model, state } = body;
+    const h = this.h;
     let start = this.startViolation.get(body);
     if (!start || start.length !== 3 * model.nLinks) { start = new Float64Array(3 * model.nLinks); this.startViolation.set(body, start); }
     start.fill(0);
@@ -57,54 +63,55 @@ export class JointLimits implements ConstraintSource {
         const x = state.q[model.qOffset[i]], v = state.qd[d];
         const gLo = x - lo, gHi = hi - x;
         start[o] = Math.max(0, -gLo); start[o + 1] = Math.max(0, -gHi);
-        if (gLo < this.margin + Math.max(0, -v * h * 2)) this.addRow(rows, body, i, 0, gLo, d, 1);
-        if (gHi < this.margin + Math.max(0, v * h * 2)) this.addRow(rows, body, i, 1, gHi, d, -1);
+        if (gLo < this.margin + Math.max(0, -v * h * 2)) rows.error[this.addRow(rows, body, i, 0, d, 1)] = gLo;
+        if (gHi < this.margin + Math.max(0, v * h * 2)) rows.error[this.addRow(rows, body, i, 1, d, -1)] = gHi;
       } else if (t === JointType.spherical && model.sphericalLimits[i]) {
         const sg = sphericalGaps(body, i, SG);
         start[o] = sg[0] === sg[0] ? Math.max(0, -sg[0]) : 0; start[o + 1] = Math.max(0, -sg[5]); start[o + 2] = Math.max(0, -sg[6]);
-        this.addSphericalRows(rows, body, i, h, sg);
+        this.addSphericalRows(rows, body, i, sg);
       }
     }
   }
 
-  private addRow(rows: RowBuffer, body: Body, link: number, which: number, g: number, dof: number, c: number): void {
+  /** A limit row on a 1-dof joint (c = +-1); the caller writes its gap into rows.error. */
+  private addRow(rows: RowBuffer, body: Body, link: number, which: number, dof: number, c: 1 | -1): number {
     const r = rows.addJoint(RowTag.Limit, body.index, dof, c);
     rows.setBounds(r, 0, Infinity);
-    rows.error[r] = g;
     rows.restitution[r] = this.restitution;
-    rows.key[r] = limitKey(body.index, link, which);
+    setLimitKey(rows, r, body.index, link, which);
+    return r;
   }
 
   /** The rows of a spherical joint's cone and twist range near their stops, from its gaps `sg` (sphericalGaps). */
-  private addSphericalRows(rows: RowBuffer, body: Body, link: number, h: number, sg: Float64Array): void {
+  private addSphericalRows(rows: RowBuffer, body: Body, link: number, sg: Float64Array): void {
     const { model } = body;
+    const h = this.h;
     const lim = model.sphericalLimits[link]!;
     const a = lim.twistAxis;
-    const ax = a[0], ay = a[1], az = a[2];
     if (sg[0] === sg[0]) {
       const g = sg[0];
       if (g < this.margin + Math.max(0, sg[4] * h * 2)) {
-        const r = rows.addJointVec(RowTag.Limit, body.index, link, -sg[1], -sg[2], -sg[3]);
+        const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, sg, 1, -1);
         rows.setBounds(r, 0, Infinity);
         rows.error[r] = g;
         rows.restitution[r] = this.restitution;
-        rows.key[r] = limitKey(body.index, link, 2);
+        setLimitKey(rows, r, body.index, link, 2);
       }
     }
     const gLo = sg[5], gHi = sg[6], twistRate = sg[7];
     if (gLo < this.margin + Math.max(0, -twistRate * h * 2)) {
-      const r = rows.addJointVec(RowTag.Limit, body.index, link, ax, ay, az);
+      const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, 1);
       rows.setBounds(r, 0, Infinity);
       rows.error[r] = gLo;
       rows.restitution[r] = this.restitution;
-      rows.key[r] = limitKey(body.index, link, 3);
+      setLimitKey(rows, r, body.index, link, 3);
     }
     if (gHi < this.margin + Math.max(0, twistRate * h * 2)) {
-      const r = rows.addJointVec(RowTag.Limit, body.index, link, -ax, -ay, -az);
+      const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, -1);
       rows.setBounds(r, 0, Infinity);
       rows.error[r] = gHi;
       rows.restitution[r] = this.restitution;
-      rows.key[r] = limitKey(body.index, link, 4);
+      setLimitKey(rows, r, body.index, link, 4);
     }
   }
 
@@ -114,7 +121,7 @@ export class JointLimits implements ConstraintSource {
    * no row yet (its rows were chosen at the start of the step); backtracking catches it here. A
    * joint that started outside its limit does not count until it goes further out.
    */
-  violation(ctx: StepContext): number {
+  violation(ctx: StepContext, out: Float64Array): void {
     let worst = 0;
     for (const body of ctx.bodies) {
       if (body.sleeping) continue;
@@ -137,7 +144,7 @@ export class JointLimits implements ConstraintSource {
         if (w > worst) worst = w;
       }
     }
-    return worst;
+    out[0] = worst;
   }
 
   /** Violation of each limit (>= 0) per body and link at the start of the step, [3 per link]. */

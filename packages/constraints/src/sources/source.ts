@@ -15,8 +15,12 @@ export interface StepContext {
 export interface ConstraintSource {
   /** Adds rows for the current state. Rows tagged Pin, Limit or Contact carry a position error; others set `desired` themselves. */
   addRows(rows: RowBuffer, ctx: StepContext): void;
-  /** Largest violation of the tentative state (penetration depth, angle past a limit); 0 when none. Used for backtracking. */
-  violation?(ctx: StepContext): number;
+  /**
+   * Writes into out[0] the largest violation of the tentative state (penetration depth, angle past
+   * a limit); 0 when none. Used for backtracking. (Written, not returned: a double returned from a
+   * call that is not inlined is boxed on the heap, and the step allocates nothing.)
+   */
+  violation?(ctx: StepContext, out: Float64Array): void;
   /** The violation (in the units of violation()) above which the step is halved; default: the world's backtrackTolerance. */
   readonly backtrackTolerance?: number;
   /** True while the source still refers to live bodies. */

@@ -1,0 +1,83 @@
+/**
+ * World.step allocates nothing once warm (the design's "no allocation in the step"): ragdolls
+ * resting on the ground and against each other, with contacts, friction, joint limits, islands,
+ * the solver (dense and implicit), backtracking checks and post-stabilisation all running every
+ * step, sleep off so that nothing is skipped.
+ *
+ * Measured as featherstone's allocation test measures the dynamics: the growth of V8's young
+ * generation over a batch of steps minus the growth over an empty batch. Any object made per step
+ * costs at least 16 bytes a step. What is left today is two numbers a step (32 bytes): the step
+ * length, a double, is boxed where World hands it to calls the optimiser does not inline (the
+ * featherstone integrator takes it as an argument). The bound is 40 bytes, which that floor passes
+ * and any further object per step, contact, row or body fails (the step used to allocate 13-21 KB
+ * for one ragdoll and 230 KB for ten, from boxed returns, subarray views and closures). Code that the optimising compiler has not yet
+ * replaced boxes its floating-point temporaries (a function called once a step takes thousands of
+ * steps to become hot), so the worlds are stepped for a while first, and a case passes once three
+ * batches in a row are clean within a budget of attempts. Timing is left to the benchmark.
+ */
+import { getHeapSpaceStatistics } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { forwardKinematics } from '@sinew/featherstone';
+import { World } from '../src/index.js';
+import { humanoidTree } from './humanoid-fixture.js';
+
+function youngGenerationUsed(): number {
+  for (const s of getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_used_size;
+  throw new Error('no new_space in this V8');
+}
+
+/** Bytes per step allowed: the two boxed step lengths (see above) and a margin below a third object. */
+const BOUND = 40;
+
+/** Bytes per step from the first run of three clean batches; Infinity if none within the budget. */
+function bytesPerStep(world: World, warmSteps: number, batch: number, attempts = 30): number {
+  for (let i = 0; i < warmSteps; i++) world.step(1 / 60);
+  let streak = 0, worst = 0;
+  for (let k = 0; k < attempts; k++) {
+    const b0 = youngGenerationUsed();
+    const b1 = youngGenerationUsed();
+    for (let i = 0; i < batch; i++) world.step(1 / 60);
+    const b2 = youngGenerationUsed();
+    const perStep = (b2 - b1 - (b1 - b0)) / batch;
+    if (process.env.ALLOC_DEBUG) console.log(perStep);
+    if (Math.abs(perStep) < BOUND) {
+      worst = Math.max(worst, Math.abs(perStep));
+      if (++streak === 3) return worst;
+    } else {
+      streak = 0;
+      worst = 0;
+    }
+  }
+  return Infinity;
+}
+
+/** n humanoid trees lying side by side and across each other on the ground (contacts between them). */
+function restingTrees(n: number): World {
+  const world = new World({ sleep: false });
+  world.addStatic({ geometry: { type: 'plane' } });
+  for (let k = 0; k < n; k++) {
+    const body = world.addBody(humanoidTree(), { name: `tree${k}` });
+    const yaw = 1.3 * k, c = Math.cos(yaw / 2), s = Math.sin(yaw / 2), r = Math.SQRT1_2;
+    body.state.q.set([0.15 * k, 0.2 + 0.3 * k, 0.1 * k]);
+    body.state.q.set([-c * r, s * r, -s * r, c * r], 3);
+    forwardKinematics(body.model, body.state, true);
+  }
+  return world;
+}
+
+describe('allocation in World.step', () => {
+  it('one ragdoll resting on the ground (dense solver): at most the two boxed step lengths per step', () => {
+    const world = restingTrees(1);
+    const b = bytesPerStep(world, 4000, 200);
+    console.log(`[allocation] 1 ragdoll: ${b.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts)`);
+    expect(b).toBeLessThan(BOUND);
+  });
+
+  it('three ragdolls in a heap (implicit solver, contacts between bodies): at most the two boxed step lengths per step', () => {
+    const world = restingTrees(3);
+    const b = bytesPerStep(world, 2500, 60);
+    console.log(`[allocation] 3 ragdolls: ${b.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts, ${world.stats.islands} islands)`);
+    expect(world.stats.rows).toBeGreaterThan(96); // the implicit solver runs
+    expect(b).toBeLessThan(BOUND);
+  });
+});
