@@ -3,6 +3,8 @@
  * Model, State, and the per-step scratch the World needs.
  */
 import { State, forwardDynamics, freeRootCount, type Model } from '@sinew/featherstone';
+import { implicitGyroscopicDelta } from './gyroscopic.js';
+import { linkDeltasFromJointDeltas } from './solver/link-deltas.js';
 
 export class Body {
   readonly index: number;
@@ -24,6 +26,13 @@ export class Body {
   readonly momentumStart: Float64Array | null;
   /** Scratch of nv numbers. */
   readonly scratch: Float64Array;
+  /**
+   * Step length (s) for which dynamics() takes the gyroscopic term of ball joints implicitly
+   * (gyroscopic.ts); 0 leaves ABA's explicit accelerations. The World sets it every step.
+   */
+  gyroscopicStep = 0;
+  /** The change dynamics() made to qdd0 for the gyroscopic term (zero when none). */
+  readonly gyroDelta: Float64Array;
   /** Resting bodies are not stepped until something wakes them. */
   sleeping = false;
   /** Seconds this body has spent below the sleep thresholds. */
@@ -50,7 +59,8 @@ export class Body {
     this.frameQ = new Float64Array(model.nq);
     this.frameQd = new Float64Array(model.nv);
     this.scratch = new Float64Array(Math.max(6, model.nv));
-    const freeTree = model.nLinks > 1 && model.parent[0] === -1 && model.jointType[0] === 4 && freeRootCount(model) === 1;
+    this.gyroDelta = new Float64Array(model.nv);
+    const freeTree = model.parent[0] === -1 && model.jointType[0] === 4 && freeRootCount(model) === 1;
     this.momentumTarget = freeTree ? new Float64Array(6) : null;
     this.momentumStart = freeTree ? new Float64Array(6) : null;
   }
@@ -65,6 +75,13 @@ export class Body {
     } catch (e) {
       if (e instanceof TypeError || e instanceof ReferenceError || !(e instanceof Error)) throw e;
       throw new Error(`body "${this.name}": ${e.message}`);
+    }
+    if (this.gyroscopicStep > 0 && implicitGyroscopicDelta(this, this.gyroDelta)) {
+      // qdd0, and the link accelerations the rows' acceleration measures read, move together
+      const d = this.gyroDelta, w = this.state.work;
+      for (let k = 0; k < this.model.nv; k++) { this.qdd0[k] += d[k]; w.qdd[k] += d[k]; }
+      linkDeltasFromJointDeltas(this, d);
+      for (let e = 0; e < 6 * this.model.nLinks; e++) w.a[e] += w.da[e];
     }
   }
 

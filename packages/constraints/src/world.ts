@@ -60,6 +60,13 @@ export interface WorldOptions {
   baumgarteAlpha?: number;
   /** Halvings of a step at most (default 4). */
   maxHalvings?: number;
+  /**
+   * Largest joint speed (rad/s for hinges and ball joints, m/s for sliders), an optional safety
+   * net as in PhysX and Bullet's reduced-coordinate articulations (default Infinity: off). Faster
+   * joints are brought back to it after each integration (counted in stats.clampedSpeeds). Free
+   * joints are exempt.
+   */
+  maxJointSpeed?: number;
   /** Contact overlap (m) beyond which a tentative step is halved (default 0.01; joint limits: limits.backtrackTolerance). */
   backtrackTolerance?: number;
   /** Approach speed (m/s or rad/s) above which a row gets an impact (default 0.02). */
@@ -97,6 +104,8 @@ export interface StepStats {
   /** Largest position error before and after stabilisation (m or rad). */
   errorBefore: number;
   errorAfter: number;
+  /** Joint speeds clamped to maxJointSpeed in the last step (dofs times attempts). */
+  clampedSpeeds: number;
   /** Milliseconds spent per phase in the last step (0 unless WorldOptions.timings is on). */
   ms: { rows: number; dynamics: number; k: number; solve: number; integrate: number; stabilize: number };
   /** Message of a step that produced a non-finite state and was rolled back, else ''. */
@@ -147,6 +156,7 @@ export class World {
   stabilization: StabilizationMode;
   baumgarteAlpha: number;
   maxHalvings: number;
+  maxJointSpeed: number;
   backtrackTolerance: number;
   impactThreshold: number;
   stabilizationTolerance: number;
@@ -157,7 +167,7 @@ export class World {
   warmStart: boolean;
   readonly stats: StepStats = {
     time: 0, rows: 0, islands: 0, iterations: 0, residual: 0, halvings: 0, impacts: 0, errorBefore: 0, errorAfter: 0,
-    ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, error: '', contacts: 0, maxPenetration: 0, sleeping: 0,
+    clampedSpeeds: 0, ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, error: '', contacts: 0, maxPenetration: 0, sleeping: 0,
   };
   readonly collision: CollisionWorld;
   readonly contacts: ContactSource;
@@ -199,6 +209,8 @@ export class World {
     this.stabilization = options.stabilization ?? 'post';
     this.baumgarteAlpha = options.baumgarteAlpha ?? 50;
     this.maxHalvings = options.maxHalvings ?? 4;
+    this.maxJointSpeed = options.maxJointSpeed ?? Infinity;
+    if (!(this.maxJointSpeed > 0)) throw new RangeError(`World: maxJointSpeed must be > 0 (Infinity turns it off), got ${options.maxJointSpeed}`);
     this.backtrackTolerance = options.backtrackTolerance ?? 0.01;
     this.impactThreshold = options.impactThreshold ?? 0.02;
     this.stabilizationTolerance = options.stabilizationTolerance ?? 1e-7;
@@ -306,6 +318,7 @@ export class World {
     const refused = refusedInput(this.sources, this.bodies);
     if (refused) throw new RangeError(`World.step: ${refused}; the step was refused and the world is unchanged`);
     const st = this.stats;
+    st.clampedSpeeds = 0;
     st.rows = 0; st.islands = 0; st.iterations = 0; st.residual = 0; st.halvings = 0; st.impacts = 0; st.errorBefore = 0; st.errorAfter = 0; st.error = '';
     st.ms.rows = 0; st.ms.dynamics = 0; st.ms.k = 0; st.ms.solve = 0; st.ms.integrate = 0; st.ms.stabilize = 0;
     const h = dt / this.substeps;
@@ -404,6 +417,7 @@ export class World {
     st.ms.rows += t1 - t0;
     for (const b of bodies) {
       if (b.sleeping) continue;
+      b.gyroscopicStep = h;
       b.dynamics();
       b.qdd.set(b.qdd0);
     }
@@ -419,15 +433,23 @@ export class World {
       if (b.sleeping) continue;
       b.save();
       if (b.momentumTarget) {
-        // momentum now (dt = 0) and its rate (the external force) for the step, at the step's start
-        freeRootMomenta(b.model, b.state, b.qdd, 0, b.momentumStart!);
-        freeRootMomenta(b.model, b.state, b.qdd, 1, b.momentumTarget);
+        // momentum now (dt = 0) and its rate (the external force) for the step, at the step's
+        // start, from the accelerations without the gyroscopic change (gyroscopic.ts), which
+        // integrates the same internal forces more faithfully and is no external force
+        const x = b.scratch;
+        for (let d = 0; d < b.model.nv; d++) x[d] = b.qdd[d] - b.gyroDelta[d];
+        freeRootMomenta(b.model, b.state, x, 0, b.momentumStart!);
+        freeRootMomenta(b.model, b.state, x, 1, b.momentumTarget);
         for (let e = 0; e < 6; e++) b.momentumTarget[e] -= b.momentumStart![e];
       }
     }
     let hTry = h;
     for (let halvings = 0; ; halvings++) {
-      for (const b of bodies) if (!b.sleeping) integrateSemiImplicit(b.model, b.state, b.qdd, hTry, false);
+      for (const b of bodies) {
+        if (b.sleeping) continue;
+        integrateSemiImplicit(b.model, b.state, b.qdd, hTry, false);
+        if (this.maxJointSpeed < Infinity) this.clampJointSpeeds(b);
+      }
       if (halvings >= this.maxHalvings) break;
       this.violation(rows, ctx);
       if (this.worstViolation <= 1) break;
@@ -446,6 +468,18 @@ export class World {
     st.maxPenetration = this.contacts.maxDepth;
     if (this.sleepEnabled) this.updateSleep(hTry, nIslands);
     this.attempt = hTry;
+  }
+
+  /** Joint speeds beyond maxJointSpeed brought back to it (joints other than free ones); counted in stats.clampedSpeeds. */
+  private clampJointSpeeds(b: Body): void {
+    const m = b.model, qd = b.state.qd, max = this.maxJointSpeed;
+    for (let i = 0; i < m.nLinks; i++) {
+      if (m.jointType[i] === JointType.free) continue;
+      for (let d = m.vOffset[i], e = d + m.jointNv[i]; d < e; d++) {
+        const v = qd[d];
+        if (v > max) { qd[d] = max; this.stats.clampedSpeeds++; } else if (v < -max) { qd[d] = -max; this.stats.clampedSpeeds++; }
+      }
+    }
   }
 
   /**

@@ -25,7 +25,7 @@ import { freeRootCount, freeRootMomenta, restoreFreeRootMomenta } from './moment
 export function integrateSemiImplicit(model: Model, state: State, qdd: ArrayLike<number>, dt: number, preserveMomentum = true): void {
   const { q, qd } = state;
   const roots = preserveMomentum ? freeRootCount(model) : 0;
-  if (roots > 0 && model.nLinks > 1) {
+  if (roots > 0) {
     const target = state.work.momentumScratch;
     forwardKinematics(model, state, true);
     freeRootMomenta(model, state, qdd, dt, target);

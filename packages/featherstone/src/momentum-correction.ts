@@ -20,6 +20,10 @@ import { crossForce, mulMat6Vec, xformMotion } from './spatial.js';
 import { forceLinkToWorld } from './aba.js';
 
 const h = new Float64Array(6);
+/** The world centre of mass of the subtree of the last subtreeMomentum call. */
+const com = new Float64Array(3);
+/** The centre of mass of each free root's subtree at the start of the step (freeRootMomenta), 3 per root. */
+let rootCom = new Float64Array(3);
 const Ic = new Float64Array(36);
 const IcInv = new Float64Array(36);
 const scratch = new Float64Array(72);
@@ -38,6 +42,7 @@ const B = new Float64Array(9);
 function subtreeMomentum(model: Model, state: State, root: number, out: Float64Array, composite: boolean): void {
   const { pose: P, v } = state.work;
   out.fill(0, 0, 6);
+  let mc0 = 0, mc1 = 0, mc2 = 0, mt = 0;
   if (composite) Ic.fill(0);
   for (let i = root; i < model.nLinks; i++) {
     if (i !== root && !model.isAncestor(root, i)) continue;
@@ -61,6 +66,8 @@ function subtreeMomentum(model: Model, state: State, root: number, out: Float64A
     out[1] += Iw[3] * Wx + Iw[4] * Wy + Iw[5] * Wz + m * (cz * Vx - cx * Vz);
     out[2] += Iw[6] * Wx + Iw[7] * Wy + Iw[8] * Wz + m * (cx * Vy - cy * Vx);
     out[3] += m * Vx; out[4] += m * Vy; out[5] += m * Vz;
+    mc0 += m * cx; mc1 += m * cy; mc2 += m * cz; mt += m;
+    com[0] = mc0 / mt; com[1] = mc1 / mt; com[2] = mc2 / mt;
     if (!composite) continue;
     // spatial inertia at the origin: [[Iw + m cx cx^T, m cx], [m cx^T, m 1]] (cx the skew of c)
     const c2 = cx * cx + cy * cy + cz * cz;
@@ -84,7 +91,12 @@ function subtreeMomentum(model: Model, state: State, root: number, out: Float64A
  * accelerations qdd: its momentum now plus dt times the total external force, which the
  * Newton-Euler equations give as sum_i (I_i a_i + v_i x* I_i v_i) with the true link accelerations
  * a_i (Featherstone 2008, eq. 5.9). Requires forwardKinematics with velocities at the step's
- * start. Writes 6 numbers per free root (world coordinates, moments about the origin) into out.
+ * start. Writes 6 numbers per free root into out (world coordinates): the angular momentum about
+ * the subtree's centre of mass, then the linear momentum. (About the centre of mass, not the
+ * origin: the momentum restored after the step must not depend on where the position update put
+ * the body. A free body's origin moves along the step's twist, which bends its path by w dt / 2 a
+ * step; about a fixed point that error would read as angular momentum, and restoring it would
+ * change the body's spin.)
  */
 export function freeRootMomenta(model: Model, state: State, qdd: ArrayLike<number>, dt: number, out: Float64Array): void {
   const w = state.work;
@@ -99,6 +111,8 @@ export function freeRootMomenta(model: Model, state: State, qdd: ArrayLike<numbe
       if (model.jointType[i] === JointType.free) {
         k++;
         subtreeMomentum(model, state, i, h, false);
+        if (rootCom.length < 3 * (k + 1)) { const g = new Float64Array(6 * (k + 1)); g.set(rootCom); rootCom = g; }
+        rootCom[3 * k] = com[0]; rootCom[3 * k + 1] = com[1]; rootCom[3 * k + 2] = com[2];
         for (let e = 0; e < 6; e++) out[6 * k + e] = h[e];
       }
     } else xformMotion(Xup, 12 * i, a, 6 * p, a, vo);
@@ -114,6 +128,13 @@ export function freeRootMomenta(model: Model, state: State, qdd: ArrayLike<numbe
     for (let e = 0; e < 6; e++) f[e] += f[12 + e];
     forceLinkToWorld(w.pose, 12 * i, f, 0, f, 18);
     if (k >= 0 && rootOf(model, i) === rootIndex(model, k)) for (let e = 0; e < 6; e++) out[6 * k + e] += dt * f[18 + e];
+  }
+  // moments about each subtree's centre of mass at the start: L_c = L_o - c x p (and the rate of
+  // L_c is the moment about c, since c moves along p)
+  for (let r = 0; r <= k; r++) {
+    const o = 6 * r, cx = rootCom[3 * r], cy = rootCom[3 * r + 1], cz = rootCom[3 * r + 2];
+    const px = out[o + 3], py = out[o + 4], pz = out[o + 5];
+    out[o] -= cy * pz - cz * py; out[o + 1] -= cz * px - cx * pz; out[o + 2] -= cx * py - cy * px;
   }
 }
 
@@ -141,7 +162,12 @@ export function restoreFreeRootMomenta(model: Model, state: State, target: Float
   for (let r = 0; r < model.nLinks; r++) {
     if (model.parent[r] !== -1 || model.jointType[r] !== JointType.free) continue;
     subtreeMomentum(model, state, r, h, true);
-    for (let e = 0; e < 6; e++) h[e] = target[6 * k + e] - h[e];
+    // the target's moment about the current centre of mass, carried to the origin: L_o = L_c + c x p
+    const o = 6 * k, px = target[o + 3], py = target[o + 4], pz = target[o + 5];
+    h[0] = target[o] + (com[1] * pz - com[2] * py) - h[0];
+    h[1] = target[o + 1] + (com[2] * px - com[0] * pz) - h[1];
+    h[2] = target[o + 2] + (com[0] * py - com[1] * px) - h[2];
+    for (let e = 3; e < 6; e++) h[e] = target[o + e] - h[e];
     k++;
     invertSmall(Ic, 6, IcInv, 0, scratch, r, model);
     // dv (world, at the origin) = Ic^-1 dh
@@ -177,13 +203,17 @@ export function addRootVelocityWorld(model: Model, state: State, root: number, d
   state.work.dynamicsValid = false;
 }
 
-/** Current spatial momentum (world, about the origin) of the subtree of each free root, 6 per root. Requires forwardKinematics with velocities. */
+/** Current spatial momentum (world; angular about the subtree's centre of mass, then linear) of the subtree of each free root, 6 per root. Requires forwardKinematics with velocities. */
 export function freeRootCurrentMomenta(model: Model, state: State, out: Float64Array): void {
   let k = 0;
   for (let i = 0; i < model.nLinks; i++) {
     if (model.parent[i] !== -1 || model.jointType[i] !== JointType.free) continue;
     subtreeMomentum(model, state, i, h, false);
-    for (let e = 0; e < 6; e++) out[6 * k + e] = h[e];
+    const o = 6 * k;
+    out[o] = h[0] - (com[1] * h[5] - com[2] * h[4]);
+    out[o + 1] = h[1] - (com[2] * h[3] - com[0] * h[5]);
+    out[o + 2] = h[2] - (com[0] * h[4] - com[1] * h[3]);
+    out[o + 3] = h[3]; out[o + 4] = h[4]; out[o + 5] = h[5];
     k++;
   }
 }
