@@ -323,8 +323,8 @@ export class World {
     st.ms.rows = 0; st.ms.dynamics = 0; st.ms.k = 0; st.ms.solve = 0; st.ms.integrate = 0; st.ms.stabilize = 0;
     const h = dt / this.substeps;
     const time0 = this.time;
-    for (const b of this.bodies) if (b.sleeping && hasLoad(b)) this.wake(b);
-    for (const b of this.bodies) { b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
+    for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; if (b.sleeping && hasLoad(b)) this.wake(b); }
+    for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
     try {
       for (let s = 0; s < this.substeps; s++) {
         let remaining = h;
@@ -346,14 +346,15 @@ export class World {
       }
     }
     if (st.error) this.rollBack(time0 + dt);
-    for (const b of this.bodies) b.state.clearForces();
+    for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.state.clearForces(); }
     st.time = this.time;
     return st;
   }
 
   /** Restores every body to the start of the step (nothing simulated before it is lost). */
   private rollBack(time: number): void {
-    for (const b of this.bodies) {
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi];
       b.state.q.set(b.frameQ);
       b.state.qd.set(b.frameQd);
       b.state.work.dynamicsValid = false;
@@ -364,13 +365,16 @@ export class World {
 
   /** '' when every state is finite, else which body and joint went non-finite. */
   private checkFinite(): string {
-    for (const b of this.bodies) {
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi];
       const joint = b.nonFiniteJoint();
       if (joint) return `body "${b.name}" joint "${joint}" became non-finite; the step was rolled back`;
     }
     return '';
   }
 
+  /** Per island, the shortest rest time of its bodies (updateSleep). */
+  private minRest = new Float64Array(8);
   /** The result of violation(). */
   private worstViolation = 0;
   /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
@@ -397,7 +401,7 @@ export class World {
     const st = this.stats;
     const bodies = this.bodies;
     let t0 = this.clock();
-    for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, true);
+    for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, true); }
     const rows = this.rows;
     rows.clear();
     const ctx = this.ctx(h);
@@ -415,7 +419,8 @@ export class World {
     st.rows = Math.max(st.rows, rows.count);
     let t1 = this.clock();
     st.ms.rows += t1 - t0;
-    for (const b of bodies) {
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
       if (b.sleeping) continue;
       b.gyroscopicStep = h;
       b.dynamics();
@@ -429,7 +434,8 @@ export class World {
     for (let isl = 0; isl < nIslands; isl++) this.solveIsland(rows, isl, h);
     // integrate with backtracking
     t0 = this.clock();
-    for (const b of bodies) {
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
       if (b.sleeping) continue;
       b.save();
       if (b.momentumTarget) {
@@ -445,7 +451,8 @@ export class World {
     }
     let hTry = h;
     for (let halvings = 0; ; halvings++) {
-      for (const b of bodies) {
+      for (let bi = 0; bi < bodies.length; bi++) {
+        const b = bodies[bi];
         if (b.sleeping) continue;
         integrateSemiImplicit(b.model, b.state, b.qdd, hTry, false);
         if (this.maxJointSpeed < Infinity) this.clampJointSpeeds(b);
@@ -453,7 +460,7 @@ export class World {
       if (halvings >= this.maxHalvings) break;
       this.violation(rows, ctx);
       if (this.worstViolation <= 1) break;
-      for (const b of bodies) if (!b.sleeping) b.restore();
+      for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) b.restore(); }
       hTry *= 0.5;
       st.halvings++;
     }
@@ -495,7 +502,7 @@ export class World {
       if (a.sleeping && b && !b.sleeping) { this.wake(a); woke = true; }
       else if (b && b.sleeping && !a.sleeping) { this.wake(b); woke = true; }
     }
-    if (woke) for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, true);
+    if (woke) for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, true); }
     let k = 0;
     for (let j = 0; j < rows.count; j++) {
       const a = bodies[rows.bodyA[j]], bi = rows.bodyB[j];
@@ -513,17 +520,21 @@ export class World {
    */
   private updateSleep(h: number, nIslands: number): void {
     const bodies = this.bodies;
-    for (const b of bodies) {
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
       if (b.sleeping) continue;
       forwardKinematics(b.model, b.state, true);
       const speed = Math.sqrt((2 * kineticEnergy(b.model, b.state)) / b.model.totalMass());
       b.restTime = speed < this.sleepSpeed && !this.driven(b) ? b.restTime + h : 0;
     }
     // an island sleeps only as a whole
-    const minRest = new Float64Array(nIslands).fill(Infinity);
-    for (const b of bodies) if (!b.sleeping && b.island >= 0) minRest[b.island] = Math.min(minRest[b.island], b.restTime);
+    if (this.minRest.length < nIslands) this.minRest = new Float64Array(2 * nIslands);
+    const minRest = this.minRest;
+    minRest.fill(Infinity, 0, nIslands);
+    for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping && b.island >= 0) minRest[b.island] = Math.min(minRest[b.island], b.restTime); }
     let sleeping = 0;
-    for (const b of bodies) {
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
       if (!b.sleeping) {
         const rest = b.island >= 0 ? minRest[b.island] : b.restTime;
         if (rest >= this.sleepTime) {
@@ -554,7 +565,8 @@ export class World {
    * horizontally on frictionless ground), by a translation of the whole body.
    */
   private preserveMomenta(rows: RowBuffer, h: number): void {
-    for (const b of this.bodies) {
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi];
       if (b.sleeping || !b.momentumTarget) continue;
       // target = momentum at the start + h * external force (momentumTarget holds the force here)
       const target = b.momentumTarget;
@@ -617,7 +629,7 @@ export class World {
     // sources that judge the tentative state themselves (conditions their rows do not measure exactly)
     for (const src of this.sources) {
       if (!src.violation) continue;
-      if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
+      if (!checked) { for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, false); } checked = true; }
       src.violation(ctx, this.scalar);
       const v = this.scalar[0] / (src.backtrackTolerance ?? this.backtrackTolerance);
       if (v > worst) worst = v;
@@ -628,7 +640,7 @@ export class World {
       if (tag !== RowTag.Contact && tag !== RowTag.Limit) continue;
       const off = rows.offset[j];
       if (off !== off) continue;
-      if (!checked) { for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, false); checked = true; }
+      if (!checked) { for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, false); } checked = true; }
       rowPositionInto(rows, j, bodies, this.scalar, 0);
       const g = (this.scalar[0] + off) / (tag === RowTag.Limit ? limitTolerance : this.backtrackTolerance);
       if (-g > worst) worst = -g;
@@ -803,7 +815,7 @@ export class World {
     if (this.stabRows.length < rows.capacity) this.stabRows = new Int32Array(rows.capacity);
     const g = this.gNew;
     for (let pass = 0; pass < this.stabilizationPasses; pass++) {
-      for (const b of bodies) if (!b.sleeping) forwardKinematics(b.model, b.state, true);
+      for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, true); }
       let moved = false;
       // island by island: an island whose rows all sit within their slop is left alone
       for (let isl = 0; isl < nIslands; isl++) {
