@@ -26,9 +26,9 @@ const gyroR = new Float64Array(3);
  * reads the step length from b.gyroscopicStep and the ABA quantities of b's last forward dynamics.
  */
 export function implicitGyroscopicDelta(b: Body, out: Float64Array): boolean {
-  out.fill(0, 0, b.model.nv);
   const m = b.model, w = b.state.work, qdd = b.qdd0, h = b.gyroscopicStep;
   let any = false;
+  for (let k = 0; k < m.nv; k++) out[k] = 0;
   const IA = w.IA, v = w.v, I6 = m.I, arm = m.armature;
   const A = gyroA, r = gyroR, hh = 0.5 * h;
   for (let i = 0; i < m.nLinks; i++) {
@@ -58,7 +58,7 @@ export function implicitGyroscopicDelta(b: Body, out: Float64Array): boolean {
     // solve A x = r by Cramer's rule (A is D plus a small non-symmetric part: well conditioned)
     const c00 = A[4] * A[8] - A[5] * A[7], c01 = A[5] * A[6] - A[3] * A[8], c02 = A[3] * A[7] - A[4] * A[6];
     const det = A[0] * c00 + A[1] * c01 + A[2] * c02;
-    if (!(Math.abs(det) > 0)) continue;
+    if (det === 0 || !(det - det === 0)) continue;
     const x0 = (r[0] * c00 + A[1] * (r[2] * A[5] - r[1] * A[8]) + A[2] * (r[1] * A[7] - r[2] * A[4])) / det;
     const x1 = (A[0] * (r[1] * A[8] - r[2] * A[5]) + r[0] * c01 + A[2] * (r[2] * A[3] - r[1] * A[6])) / det;
     const x2 = (A[0] * (r[2] * A[4] - r[1] * A[7]) + A[1] * (r[1] * A[6] - r[2] * A[3]) + r[0] * c02) / det;

@@ -375,6 +375,14 @@ export class World {
 
   /** Per island, the shortest rest time of its bodies (updateSleep). */
   private minRest = new Float64Array(8);
+  /**
+   * The length of the current attempt, kept in a field that holds a number object (it starts as
+   * null, so the engine stores a reference, not an unboxed double): passing it to the calls of the
+   * step then boxes nothing, and a new object is made only when the length changes (the first
+   * step, a halving, a new dt). A double computed or loaded afresh would be boxed at every call
+   * that takes it.
+   */
+  private stepLength: number | null = null;
   /** The result of violation(). */
   private worstViolation = 0;
   /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
@@ -397,7 +405,9 @@ export class World {
 
   /** One attempt of Step() of length this.attempt; leaves the time actually advanced there. */
   private advance(): void {
-    const h = this.attempt;
+    // the step length as a number object that stays the same from step to step (see stepLength)
+    if (this.stepLength !== this.attempt) this.stepLength = this.attempt;
+    const h = this.stepLength as number;
     const st = this.stats;
     const bodies = this.bodies;
     let t0 = this.clock();
@@ -449,21 +459,21 @@ export class World {
         for (let e = 0; e < 6; e++) b.momentumTarget[e] -= b.momentumStart![e];
       }
     }
-    let hTry = h;
     for (let halvings = 0; ; halvings++) {
       for (let bi = 0; bi < bodies.length; bi++) {
         const b = bodies[bi];
         if (b.sleeping) continue;
-        integrateSemiImplicit(b.model, b.state, b.qdd, hTry, false);
+        integrateSemiImplicit(b.model, b.state, b.qdd, this.stepLength as number, false);
         if (this.maxJointSpeed < Infinity) this.clampJointSpeeds(b);
       }
       if (halvings >= this.maxHalvings) break;
       this.violation(rows, ctx);
       if (this.worstViolation <= 1) break;
       for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) b.restore(); }
-      hTry *= 0.5;
+      this.stepLength = (this.stepLength as number) * 0.5;
       st.halvings++;
     }
+    const hTry = this.stepLength as number;
     this.time += hTry;
     t1 = this.clock();
     st.ms.integrate += t1 - t0;
