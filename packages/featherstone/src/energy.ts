@@ -48,6 +48,21 @@ export function momentum(model: Model, state: State, out: Arr): Arr {
   return out;
 }
 
+/**
+ * Spatial momentum with the angular part about the body's centre of mass (world coordinates):
+ * L_c = L_o - c x p, then the linear momentum p. Requires forward kinematics with velocities.
+ */
+export function momentumAboutCenterOfMass(model: Model, state: State, out: Arr): Arr {
+  momentum(model, state, out);
+  const c = state.work.tmp;
+  centerOfMass(model, state, c);
+  const cx = c[0], cy = c[1], cz = c[2];
+  out[0] -= cy * out[5] - cz * out[4];
+  out[1] -= cz * out[3] - cx * out[5];
+  out[2] -= cx * out[4] - cy * out[3];
+  return out;
+}
+
 /** World position of the whole body's centre of mass. */
 export function centerOfMass(model: Model, state: State, out: Arr): Arr {
   const P = state.work.pose;

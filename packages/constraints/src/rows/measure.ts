@@ -68,56 +68,43 @@ function addSideMotion(rows: RowBuffer, j: number, side: number, body: Body, x: 
   sum[0] += sign * (d[o] * w3[0] + d[o + 1] * w3[1] + d[o + 2] * w3[2]);
 }
 
-/** Velocity-level measure of row j (requires forwardKinematics with velocities on its bodies). */
-export function rowVelocity(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
+/**
+ * The measure of row j at the velocity (level 0: qd, work.v) or acceleration level (level 1: the
+ * unconstrained qdd0 and work.a of the last forward dynamics), into sum[0].
+ */
+function storeRowMotion(rows: RowBuffer, j: number, bodies: readonly Body[], level: 0 | 1): void {
   const A = bodies[rows.bodyA[j]];
   sum[0] = 0;
-  addSideMotion(rows, j, 0, A, A.state.qd, A.state.work.v, 0);
+  addSideMotion(rows, j, 0, A, level === 0 ? A.state.qd : A.qdd0, level === 0 ? A.state.work.v : A.state.work.a, level);
   const b = rows.bodyB[j];
   if (b >= 0 && rows.type[j] >= RowType.Point) {
     const B = bodies[b];
-    addSideMotion(rows, j, 1, B, B.state.qd, B.state.work.v, 0);
+    addSideMotion(rows, j, 1, B, level === 0 ? B.state.qd : B.qdd0, level === 0 ? B.state.work.v : B.state.work.a, level);
   }
+}
+
+/** Velocity-level measure of row j (requires forwardKinematics with velocities on its bodies). */
+export function rowVelocity(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
+  storeRowMotion(rows, j, bodies, 0);
   return sum[0];
 }
 
 /** rowVelocity into out[k] (hot loops: no boxed return). */
 export function rowVelocityInto(rows: RowBuffer, j: number, bodies: readonly Body[], out: Float64Array, k: number): void {
-  const A = bodies[rows.bodyA[j]];
-  sum[0] = 0;
-  addSideMotion(rows, j, 0, A, A.state.qd, A.state.work.v, 0);
-  const b = rows.bodyB[j];
-  if (b >= 0 && rows.type[j] >= RowType.Point) {
-    const B = bodies[b];
-    addSideMotion(rows, j, 1, B, B.state.qd, B.state.work.v, 0);
-  }
-  out[k] = sum[0];
-}
-
-/** rowAcceleration into out[k] (hot loops: no boxed return). */
-export function rowAccelerationInto(rows: RowBuffer, j: number, bodies: readonly Body[], out: Float64Array, k: number): void {
-  const A = bodies[rows.bodyA[j]];
-  sum[0] = 0;
-  addSideMotion(rows, j, 0, A, A.qdd0, A.state.work.a, 1);
-  const b = rows.bodyB[j];
-  if (b >= 0 && rows.type[j] >= RowType.Point) {
-    const B = bodies[b];
-    addSideMotion(rows, j, 1, B, B.qdd0, B.state.work.a, 1);
-  }
+  storeRowMotion(rows, j, bodies, 0);
   out[k] = sum[0];
 }
 
 /** Acceleration-level measure of row j with the unconstrained accelerations of the last forward-dynamics pass. */
 export function rowAcceleration(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
-  const A = bodies[rows.bodyA[j]];
-  sum[0] = 0;
-  addSideMotion(rows, j, 0, A, A.qdd0, A.state.work.a, 1);
-  const b = rows.bodyB[j];
-  if (b >= 0 && rows.type[j] >= RowType.Point) {
-    const B = bodies[b];
-    addSideMotion(rows, j, 1, B, B.qdd0, B.state.work.a, 1);
-  }
+  storeRowMotion(rows, j, bodies, 1);
   return sum[0];
+}
+
+/** rowAcceleration into out[k] (hot loops: no boxed return). */
+export function rowAccelerationInto(rows: RowBuffer, j: number, bodies: readonly Body[], out: Float64Array, k: number): void {
+  storeRowMotion(rows, j, bodies, 1);
+  out[k] = sum[0];
 }
 
 /** The change of one side's measure of row j caused by the last AccelerationDeltas call on `body` (dqdd, work.da). */
