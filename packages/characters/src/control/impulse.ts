@@ -19,7 +19,7 @@
  * from the start, give the force p / h for one step of length h instead (impulseAsForce).
  */
 import {
-  accelerationDeltasPointForce, accelerationDeltasTorque, forwardDynamics, forwardKinematics, momentum, type Model, type State,
+  accelerationDeltasPointForce, accelerationDeltasTorque, choleskyFactor, choleskySolve, forwardDynamics, forwardKinematics, momentum, type Model, type State,
 } from '@sinew/featherstone';
 
 export interface ImpulseOptions {
@@ -88,28 +88,8 @@ export function linearMomentum(model: Model, state: State): [number, number, num
 /** Solves the small symmetric positive definite system A x = b by Cholesky (A row-major n x n). */
 function solveSpd(A: Float64Array, b: Float64Array, n: number): Float64Array {
   const L = Float64Array.from(A);
-  for (let j = 0; j < n; j++) {
-    let d = L[j * n + j];
-    for (let k = 0; k < j; k++) d -= L[j * n + k] * L[j * n + k];
-    if (!(d > 0)) throw new Error('applyImpulse: the held dofs have a singular response (are they independent?)');
-    const r = Math.sqrt(d);
-    L[j * n + j] = r;
-    for (let i = j + 1; i < n; i++) {
-      let s = L[i * n + j];
-      for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
-      L[i * n + j] = s / r;
-    }
-  }
+  if (choleskyFactor(L, n, L) >= 0) throw new Error('applyImpulse: the held dofs have a singular response (are they independent?)');
   const x = Float64Array.from(b);
-  for (let i = 0; i < n; i++) {
-    let s = x[i];
-    for (let k = 0; k < i; k++) s -= L[i * n + k] * x[k];
-    x[i] = s / L[i * n + i];
-  }
-  for (let i = n - 1; i >= 0; i--) {
-    let s = x[i];
-    for (let k = i + 1; k < n; k++) s -= L[k * n + i] * x[k];
-    x[i] = s / L[i * n + i];
-  }
+  choleskySolve(L, n, x, x);
   return x;
 }

@@ -24,7 +24,7 @@
  * of Q^-1 Q_d in the link frame (the joint's velocity coordinates), and q + dt qd - q_d is taken
  * as -(that error) + dt qd. Dofs with Kp = Kd = 0 (an unactuated root) get no torque.
  */
-import { forwardKinematics, inverseDynamics, JointType, massMatrix, type Model, type State } from '@sinew/featherstone';
+import { choleskyFactor, choleskySolve, forwardKinematics, inverseDynamics, JointType, massMatrix, type Model, type State } from '@sinew/featherstone';
 import { jointError } from '@sinew/constraints';
 import type { JointDrive } from '../format/types.js';
 
@@ -158,7 +158,10 @@ export class StablePdController extends JointTorqueController {
       // p = q + dt qd - q_d = -(e - dt qd)
       rhs[d] = -C[d] + kp[d] * (e[d] - dt * qd[d]) - kd[d] * (qd[d] - this.targetQd[d]);
     }
-    choleskySolve(M, rhs, nv, qdd);
+    // M + dt Kd is symmetric positive definite: factored in place
+    const bad = choleskyFactor(M, nv, M);
+    if (bad >= 0) throw new Error(`StablePdController: M + dt Kd is not positive definite at dof ${bad}`);
+    choleskySolve(M, nv, rhs, qdd);
     for (let d = 0; d < nv; d++) this.tau[d] = kp[d] * (e[d] - dt * qd[d]) - kd[d] * (qd[d] + dt * qdd[d] - this.targetQd[d]);
     this.write();
     return this.tau;
@@ -176,28 +179,3 @@ function perDof(nv: number, v: ArrayLike<number> | number, what: string): Float6
   return out;
 }
 
-/** Solves A x = b for a symmetric positive definite A (row-major n x n, overwritten by its factor). */
-function choleskySolve(A: Float64Array, b: Float64Array, n: number, x: Float64Array): void {
-  for (let j = 0; j < n; j++) {
-    let d = A[j * n + j];
-    for (let k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
-    if (!(d > 0)) throw new Error(`StablePdController: M + dt Kd is not positive definite at dof ${j}`);
-    const r = Math.sqrt(d);
-    A[j * n + j] = r;
-    for (let i = j + 1; i < n; i++) {
-      let s = A[i * n + j];
-      for (let k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
-      A[i * n + j] = s / r;
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    let s = b[i];
-    for (let k = 0; k < i; k++) s -= A[i * n + k] * x[k];
-    x[i] = s / A[i * n + i];
-  }
-  for (let i = n - 1; i >= 0; i--) {
-    let s = x[i];
-    for (let k = i + 1; k < n; k++) s -= A[k * n + i] * x[k];
-    x[i] = s / A[i * n + i];
-  }
-}

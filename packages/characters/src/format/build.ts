@@ -13,6 +13,7 @@
  * is then factored to check that it is positive definite.
  */
 import {
+  choleskyFactor,
   forwardDynamics,
   massMatrix,
   ModelBuilder,
@@ -70,23 +71,10 @@ function setLinkMass(model: Model, i: number, mp: MassProps): void {
   rigidBodyInertia(mp.mass, mp.com[0], mp.com[1], mp.com[2], mp.inertia, model.I, 36 * i);
 }
 
-/** Cholesky factorisation of the row-major n x n matrix M; returns the first dof with a non-positive pivot, or -1. */
+/** Cholesky factorisation of the row-major n x n matrix M; returns the first dof with a pivot not above 1e-12 of the largest diagonal, or -1. */
 function firstSingularDof(M: Float64Array, n: number): number {
-  const L = Float64Array.from(M);
   const scale = Math.max(...Array.from({ length: n }, (_, k) => Math.abs(M[k * n + k])), 1e-300);
-  for (let j = 0; j < n; j++) {
-    let d = L[j * n + j];
-    for (let k = 0; k < j; k++) d -= L[j * n + k] * L[j * n + k];
-    if (!(d > 1e-12 * scale)) return j;
-    const r = Math.sqrt(d);
-    L[j * n + j] = r;
-    for (let i = j + 1; i < n; i++) {
-      let s = L[i * n + j];
-      for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
-      L[i * n + j] = s / r;
-    }
-  }
-  return -1;
+  return choleskyFactor(M, n, new Float64Array(n * n), 1e-12 * scale);
 }
 
 /**
@@ -136,20 +124,7 @@ function checkFiniteDynamics(model: Model, M: Float64Array): void {
 
 /** Cholesky of M with an absolute test: the first dof whose pivot is not a positive finite number, or -1. */
 function firstNonPositivePivot(M: Float64Array, n: number): number {
-  const L = Float64Array.from(M);
-  for (let j = 0; j < n; j++) {
-    let d = L[j * n + j];
-    for (let k = 0; k < j; k++) d -= L[j * n + k] * L[j * n + k];
-    if (!(d > 0 && d < Infinity)) return j;
-    const r = Math.sqrt(d);
-    L[j * n + j] = r;
-    for (let i = j + 1; i < n; i++) {
-      let s = L[i * n + j];
-      for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
-      L[i * n + j] = s / r;
-    }
-  }
-  return -1;
+  return choleskyFactor(M, n, new Float64Array(n * n), 0, Number.MAX_VALUE);
 }
 
 /**

@@ -9,7 +9,7 @@
  * solution f becomes qdd = qdd0 + sum_i f_i dqdd_i without another dynamics pass. Cost:
  * O(n m + m^2) to build.
  */
-import { accelerationDeltasForce, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
+import { accelerationDeltasForce, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
@@ -603,27 +603,10 @@ export class ConstraintSolver {
     let maxDiag = 0;
     for (let i = 0; i < m; i++) maxDiag = Math.max(maxDiag, A[i * m + i]);
     if (!(maxDiag > 0)) return false;
-    for (let i = 0; i < m; i++) {
-      for (let j = 0; j <= i; j++) {
-        let sum = A[i * m + j];
-        for (let k = 0; k < j; k++) sum -= L[i * m + k] * L[j * m + k];
-        if (i === j) {
-          if (!(sum > 1e-12 * maxDiag)) return false;
-          L[i * m + i] = Math.sqrt(sum);
-        } else L[i * m + j] = sum / L[j * m + j];
-      }
-    }
-    // L y = -b, then L^T f = y
-    for (let i = 0; i < m; i++) {
-      let sum = -b[i];
-      for (let k = 0; k < i; k++) sum -= L[i * m + k] * f[k];
-      f[i] = sum / L[i * m + i];
-    }
-    for (let i = m - 1; i >= 0; i--) {
-      let sum = f[i];
-      for (let k = i + 1; k < m; k++) sum -= L[k * m + i] * f[k];
-      f[i] = sum / L[i * m + i];
-    }
+    if (choleskyFactor(A, m, L, 1e-12 * maxDiag) >= 0) return false;
+    // K f = -b
+    choleskySolve(L, m, b, f);
+    for (let i = 0; i < m; i++) f[i] = -f[i];
     let residual = 0;
     for (let i = 0; i < m; i++) {
       let a = b[i];
@@ -704,6 +687,5 @@ function applyRowSideForce(rows: RowBuffer, i: number, s: number, body: Body, si
   ext[eo + 2] += pw[0] * fw[1] - pw[1] * fw[0];
   ext[eo + 3] += fw[0]; ext[eo + 4] += fw[1]; ext[eo + 5] += fw[2];
 }
-
 
 export { RowTag };
