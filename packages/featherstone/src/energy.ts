@@ -4,7 +4,7 @@
  */
 import { forceLinkToWorld } from './aba.js';
 import type { Model } from './model.js';
-import { mulMat6Vec, type Arr } from './spatial.js';
+import { mulMat6Vec, shiftMomentum, type Arr } from './spatial.js';
 import type { State } from './state.js';
 
 /** Kinetic energy 1/2 sum v_i . I_i v_i (joules). */
@@ -56,10 +56,7 @@ export function momentumAboutCenterOfMass(model: Model, state: State, out: Arr):
   momentum(model, state, out);
   const c = state.work.tmp;
   centerOfMass(model, state, c);
-  const cx = c[0], cy = c[1], cz = c[2];
-  out[0] -= cy * out[5] - cz * out[4];
-  out[1] -= cz * out[3] - cx * out[5];
-  out[2] -= cx * out[4] - cy * out[3];
+  shiftMomentum(out, 0, c, 0, -1);
   return out;
 }
 

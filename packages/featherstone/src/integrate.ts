@@ -97,7 +97,6 @@ function freeJointTurnAt(qd: ArrayLike<number>, vo: number, dt: number, out: Arr
 
 const freeScratch = new Float64Array(6);
 
-
 /** q <- q (+) qd dt, joint by joint. */
 export function integratePositions(model: Model, q: Arr, qd: ArrayLike<number>, dt: number): void {
   for (let i = 0; i < model.nLinks; i++) integrateJoint(model.jointType[i], q, model.qOffset[i], qd, model.vOffset[i], dt);

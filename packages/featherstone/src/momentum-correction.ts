@@ -16,10 +16,11 @@ import type { Model } from './model.js';
 import type { State } from './state.js';
 import { JointType } from './joints.js';
 import { invertSmall } from './joint-inverse.js';
-import { crossForce, mulMat6Vec, xformMotion } from './spatial.js';
+import { crossForce, mulMat6Vec, shiftMomentum, xformMotion } from './spatial.js';
 import { forceLinkToWorld } from './aba.js';
 
 const h = new Float64Array(6);
+const dh = new Float64Array(6);
 /** The world centre of mass of the subtree of the last subtreeMomentum call. */
 const com = new Float64Array(3);
 /** The centre of mass of each free root's subtree at the start of the step (freeRootMomenta), 3 per root. */
@@ -67,7 +68,6 @@ function subtreeMomentum(model: Model, state: State, root: number, out: Float64A
     out[2] += Iw[6] * Wx + Iw[7] * Wy + Iw[8] * Wz + m * (cx * Vy - cy * Vx);
     out[3] += m * Vx; out[4] += m * Vy; out[5] += m * Vz;
     mc0 += m * cx; mc1 += m * cy; mc2 += m * cz; mt += m;
-    com[0] = mc0 / mt; com[1] = mc1 / mt; com[2] = mc2 / mt;
     if (!composite) continue;
     // spatial inertia at the origin: [[Iw + m cx cx^T, m cx], [m cx^T, m 1]] (cx the skew of c)
     const c2 = cx * cx + cy * cy + cz * cz;
@@ -84,6 +84,7 @@ function subtreeMomentum(model: Model, state: State, root: number, out: Float64A
       Ic[6 * (3 + r) + 3 + r] += m;
     }
   }
+  com[0] = mc0 / mt; com[1] = mc1 / mt; com[2] = mc2 / mt;
 }
 
 /**
@@ -131,11 +132,7 @@ export function freeRootMomenta(model: Model, state: State, qdd: ArrayLike<numbe
   }
   // moments about each subtree's centre of mass at the start: L_c = L_o - c x p (and the rate of
   // L_c is the moment about c, since c moves along p)
-  for (let r = 0; r <= k; r++) {
-    const o = 6 * r, cx = rootCom[3 * r], cy = rootCom[3 * r + 1], cz = rootCom[3 * r + 2];
-    const px = out[o + 3], py = out[o + 4], pz = out[o + 5];
-    out[o] -= cy * pz - cz * py; out[o + 1] -= cz * px - cx * pz; out[o + 2] -= cx * py - cy * px;
-  }
+  for (let r = 0; r <= k; r++) shiftMomentum(out, 6 * r, rootCom, 3 * r, -1);
 }
 
 function rootOf(model: Model, i: number): number {
@@ -162,12 +159,10 @@ export function restoreFreeRootMomenta(model: Model, state: State, target: Float
   for (let r = 0; r < model.nLinks; r++) {
     if (model.parent[r] !== -1 || model.jointType[r] !== JointType.free) continue;
     subtreeMomentum(model, state, r, h, true);
-    // the target's moment about the current centre of mass, carried to the origin: L_o = L_c + c x p
-    const o = 6 * k, px = target[o + 3], py = target[o + 4], pz = target[o + 5];
-    h[0] = target[o] + (com[1] * pz - com[2] * py) - h[0];
-    h[1] = target[o + 1] + (com[2] * px - com[0] * pz) - h[1];
-    h[2] = target[o + 2] + (com[0] * py - com[1] * px) - h[2];
-    for (let e = 3; e < 6; e++) h[e] = target[o + e] - h[e];
+    // the target, its moment about the current centre of mass carried to the origin (L_o = L_c + c x p), less the momentum now
+    for (let e = 0; e < 6; e++) dh[e] = target[6 * k + e];
+    shiftMomentum(dh, 0, com, 0, 1);
+    for (let e = 0; e < 6; e++) h[e] = dh[e] - h[e];
     k++;
     invertSmall(Ic, 6, IcInv, 0, scratch, r, model);
     // dv (world, at the origin) = Ic^-1 dh
@@ -209,11 +204,8 @@ export function freeRootCurrentMomenta(model: Model, state: State, out: Float64A
   for (let i = 0; i < model.nLinks; i++) {
     if (model.parent[i] !== -1 || model.jointType[i] !== JointType.free) continue;
     subtreeMomentum(model, state, i, h, false);
-    const o = 6 * k;
-    out[o] = h[0] - (com[1] * h[5] - com[2] * h[4]);
-    out[o + 1] = h[1] - (com[2] * h[3] - com[0] * h[5]);
-    out[o + 2] = h[2] - (com[0] * h[4] - com[1] * h[3]);
-    out[o + 3] = h[3]; out[o + 4] = h[4]; out[o + 5] = h[5];
+    for (let e = 0; e < 6; e++) out[6 * k + e] = h[e];
+    shiftMomentum(out, 6 * k, com, 0, -1);
     k++;
   }
 }

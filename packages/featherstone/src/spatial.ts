@@ -93,6 +93,17 @@ export function crossForce(a: Arr, ao: number, f: Arr, fo: number, out: Arr, oo:
   out[oo + 5] = wx * gy - wy * gx;
 }
 
+/**
+ * Moves the point a world spatial momentum h = [L; p] (at ho) is taken about, from the origin to c
+ * (at co) when sign = -1 (L <- L - c x p), or back from c to the origin when sign = 1.
+ */
+export function shiftMomentum(h: Arr, ho: number, c: ArrayLike<number>, co: number, sign: 1 | -1): void {
+  const cx = c[co], cy = c[co + 1], cz = c[co + 2], px = h[ho + 3], py = h[ho + 4], pz = h[ho + 5];
+  h[ho] += sign * (cy * pz - cz * py);
+  h[ho + 1] += sign * (cz * px - cx * pz);
+  h[ho + 2] += sign * (cx * py - cy * px);
+}
+
 /** out = I m for a 6x6 row-major matrix I (at io). */
 export function mulMat6Vec(I: Arr, io: number, m: Arr, mo: number, out: Arr, oo: number): void {
   const m0 = m[mo], m1 = m[mo + 1], m2 = m[mo + 2], m3 = m[mo + 3], m4 = m[mo + 4], m5 = m[mo + 5];
