@@ -284,7 +284,7 @@ const newSpace = () => {
   for (const s of getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_used_size;
   return NaN;
 };
-interface Heap { retained: number; allocated: number; steps: number; samples: number }
+interface Heap { retained: number; allocated: number; steps: number; samples: number; batch: number }
 function heapPerStep(world: World, warm: number, steps: number, allocSamples: number): Heap {
   // warm first: code the optimiser has not yet compiled boxes its floating-point temporaries, and a
   // function called once a step takes thousands of steps to become hot
@@ -307,7 +307,7 @@ function heapPerStep(world: World, warm: number, steps: number, allocSamples: nu
     const b2 = newSpace();
     if (b2 >= b1) alloc.push((b2 - b1 - (b1 - b0)) / batch);
   }
-  return { retained, allocated: median(alloc), steps, samples: alloc.length };
+  return { retained, allocated: median(alloc), steps, samples: alloc.length, batch };
 }
 const heapTable: Record<string, string | number>[] = [];
 const heapResults = new Map<string, Heap>();
@@ -325,7 +325,7 @@ for (const [key, world] of worlds) {
     'bodies asleep': `${world.stats.sleeping}/${world.bodies.length}`,
     'warm-up steps': warm,
     'retained per step, after GC (bytes)': `${h.retained.toFixed(1)} over ${steps} steps`,
-    'allocated per step (bytes, young generation, median of batches)': Number.isFinite(h.allocated) ? `${h.allocated.toFixed(0)} (${h.samples} batches of ${Math.max(1, Math.round(steps / 10))} steps)` : '—',
+    'allocated per step (bytes, young generation, median of batches)': Number.isFinite(h.allocated) ? `${h.allocated.toFixed(0)} (${h.samples} batches of ${h.batch} steps)` : '—',
   });
 }
 if (!gc) console.log('\n(run with --expose-gc for heap figures after a forced collection)');

@@ -411,7 +411,7 @@ export class World {
     const st = this.stats;
     const bodies = this.bodies;
     let t0 = this.clock();
-    for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, true); }
+    this.awakeKinematics(true);
     const rows = this.rows;
     rows.clear();
     const ctx = this.ctx(h);
@@ -512,7 +512,7 @@ export class World {
       if (a.sleeping && b && !b.sleeping) { this.wake(a); woke = true; }
       else if (b && b.sleeping && !a.sleeping) { this.wake(b); woke = true; }
     }
-    if (woke) for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, true); }
+    if (woke) this.awakeKinematics(true);
     let k = 0;
     for (let j = 0; j < rows.count; j++) {
       const a = bodies[rows.bodyA[j]], bi = rows.bodyB[j];
@@ -639,7 +639,7 @@ export class World {
     // sources that judge the tentative state themselves (conditions their rows do not measure exactly)
     for (const src of this.sources) {
       if (!src.violation) continue;
-      if (!checked) { for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, false); } checked = true; }
+      if (!checked) { this.awakeKinematics(false); checked = true; }
       src.violation(ctx, this.scalar);
       const v = this.scalar[0] / (src.backtrackTolerance ?? this.backtrackTolerance);
       if (v > worst) worst = v;
@@ -650,7 +650,7 @@ export class World {
       if (tag !== RowTag.Contact && tag !== RowTag.Limit) continue;
       const off = rows.offset[j];
       if (off !== off) continue;
-      if (!checked) { for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, false); } checked = true; }
+      if (!checked) { this.awakeKinematics(false); checked = true; }
       rowPositionInto(rows, j, bodies, this.scalar, 0);
       const g = (this.scalar[0] + off) / (tag === RowTag.Limit ? limitTolerance : this.backtrackTolerance);
       if (-g > worst) worst = -g;
@@ -694,13 +694,21 @@ export class World {
     return n;
   }
 
+  /** Forward kinematics (with velocities when asked) of every awake body. */
+  private awakeKinematics(withVelocities: boolean): void {
+    const bodies = this.bodies;
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
+      if (!b.sleeping) forwardKinematics(b.model, b.state, withVelocities);
+    }
+  }
+
   /** Root of body x in the union-find of buildIslands (with path halving). */
   private islandRoot(x: number): number {
     const parent = this.islandOf;
     while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; }
     return x;
   }
-
 
   private solveIsland(rows: RowBuffer, isl: number, h: number): void {
     const st = this.stats;
@@ -825,7 +833,7 @@ export class World {
     if (this.stabRows.length < rows.capacity) this.stabRows = new Int32Array(rows.capacity);
     const g = this.gNew;
     for (let pass = 0; pass < this.stabilizationPasses; pass++) {
-      for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) forwardKinematics(b.model, b.state, true); }
+      this.awakeKinematics(true);
       let moved = false;
       // island by island: an island whose rows all sit within their slop is left alone
       for (let isl = 0; isl < nIslands; isl++) {

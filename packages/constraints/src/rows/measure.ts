@@ -158,30 +158,19 @@ const qw = new Float64Array(3);
 
 /**
  * Exact position measure of row j where one exists (point rows: d . (pA - pB) in the world; joint
- * rows on 1-dof joints: c q); NaN otherwise. Requires forward kinematics (positions).
+ * rows on 1-dof joints: c q) into out[k] (written, not returned: see sum); NaN otherwise. Requires
+ * forward kinematics (positions).
  */
-export function rowPosition(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
-  storeRowPosition(rows, j, bodies);
-  return sum[0];
-}
-
-/** rowPosition into out[k] (hot loops: no boxed return). */
 export function rowPositionInto(rows: RowBuffer, j: number, bodies: readonly Body[], out: Float64Array, k: number): void {
-  storeRowPosition(rows, j, bodies);
-  out[k] = sum[0];
-}
-
-/** rowPosition into sum[0] (no boxed return: see sum). */
-function storeRowPosition(rows: RowBuffer, j: number, bodies: readonly Body[]): void {
   const t = rows.type[j];
   const A = bodies[rows.bodyA[j]];
   const d = rows.dir, o = 3 * j;
   if (t === RowType.Joint) {
     const m = A.model, dof = rows.dof[j], link = m.dofLink[dof];
-    sum[0] = m.jointNv[link] !== 1 ? NaN : d[o] * A.state.q[m.qOffset[link]];
+    out[k] = m.jointNv[link] !== 1 ? NaN : d[o] * A.state.q[m.qOffset[link]];
     return;
   }
-  if (t !== RowType.Point) { sum[0] = NaN; return; }
+  if (t !== RowType.Point) { out[k] = NaN; return; }
   v3[0] = rows.pA[o]; v3[1] = rows.pA[o + 1]; v3[2] = rows.pA[o + 2];
   pointPosition(A.state, rows.linkA[j], v3, pw);
   const b = rows.bodyB[j];
@@ -191,5 +180,5 @@ function storeRowPosition(rows: RowBuffer, j: number, bodies: readonly Body[]): 
   } else {
     qw[0] = rows.pB[o]; qw[1] = rows.pB[o + 1]; qw[2] = rows.pB[o + 2];
   }
-  sum[0] = d[o] * (pw[0] - qw[0]) + d[o + 1] * (pw[1] - qw[1]) + d[o + 2] * (pw[2] - qw[2]);
+  out[k] = d[o] * (pw[0] - qw[0]) + d[o + 1] * (pw[1] - qw[1]) + d[o + 2] * (pw[2] - qw[2]);
 }

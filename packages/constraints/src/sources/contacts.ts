@@ -49,7 +49,11 @@ const radii = new Float64Array(2);
 /** The contact normal, for tangents() (passed in an array: double arguments to a call that is not inlined are boxed). */
 const nrm = new Float64Array(3);
 
-/** rows.setFriction(r, normal, mu * scale) (kept in this module, where it is inlined: see nrm). */
+/**
+ * rows.setFriction(r, normal, mu * scale), kept here so the optimiser inlines it into addRows:
+ * through RowBuffer.setFriction the product mu * scale was boxed on the heap for every friction row
+ * (160 bytes a step for one ragdoll, 864 for six).
+ */
 function setFrictionBounds(rows: RowBuffer, r: number, normal: number, mu: number, scale: number): void {
   rows.lo[r] = -mu * scale;
   rows.hi[r] = mu * scale;

@@ -63,8 +63,8 @@ export class JointLimits implements ConstraintSource {
         const x = state.q[model.qOffset[i]], v = state.qd[d];
         const gLo = x - lo, gHi = hi - x;
         start[o] = Math.max(0, -gLo); start[o + 1] = Math.max(0, -gHi);
-        if (gLo < this.margin + Math.max(0, -v * h * 2)) rows.error[this.addRow(rows, body, i, 0, d, 1)] = gLo;
-        if (gHi < this.margin + Math.max(0, v * h * 2)) rows.error[this.addRow(rows, body, i, 1, d, -1)] = gHi;
+        if (gLo < this.margin + Math.max(0, -v * h * 2)) rows.error[this.asLimit(rows, rows.addJoint(RowTag.Limit, body.index, d, 1), body, i, 0)] = gLo;
+        if (gHi < this.margin + Math.max(0, v * h * 2)) rows.error[this.asLimit(rows, rows.addJoint(RowTag.Limit, body.index, d, -1), body, i, 1)] = gHi;
       } else if (t === JointType.spherical && model.sphericalLimits[i]) {
         const sg = sphericalGaps(body, i, SG);
         start[o] = sg[0] === sg[0] ? Math.max(0, -sg[0]) : 0; start[o + 1] = Math.max(0, -sg[5]); start[o + 2] = Math.max(0, -sg[6]);
@@ -73,9 +73,8 @@ export class JointLimits implements ConstraintSource {
     }
   }
 
-  /** A limit row on a 1-dof joint (c = +-1); the caller writes its gap into rows.error. */
-  private addRow(rows: RowBuffer, body: Body, link: number, which: number, dof: number, c: 1 | -1): number {
-    const r = rows.addJoint(RowTag.Limit, body.index, dof, c);
+  /** Makes row r a limit row (unilateral, the limits' restitution, a stable key); returns r. The caller writes its gap into rows.error. */
+  private asLimit(rows: RowBuffer, r: number, body: Body, link: number, which: number): number {
     rows.setBounds(r, 0, Infinity);
     rows.restitution[r] = this.restitution;
     setLimitKey(rows, r, body.index, link, which);
@@ -91,27 +90,15 @@ export class JointLimits implements ConstraintSource {
     if (sg[0] === sg[0]) {
       const g = sg[0];
       if (g < this.margin + Math.max(0, sg[4] * h * 2)) {
-        const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, sg, 1, -1);
-        rows.setBounds(r, 0, Infinity);
-        rows.error[r] = g;
-        rows.restitution[r] = this.restitution;
-        setLimitKey(rows, r, body.index, link, 2);
+        rows.error[this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, sg, 1, -1), body, link, 2)] = g;
       }
     }
     const gLo = sg[5], gHi = sg[6], twistRate = sg[7];
     if (gLo < this.margin + Math.max(0, -twistRate * h * 2)) {
-      const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, 1);
-      rows.setBounds(r, 0, Infinity);
-      rows.error[r] = gLo;
-      rows.restitution[r] = this.restitution;
-      setLimitKey(rows, r, body.index, link, 3);
+      rows.error[this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, 1), body, link, 3)] = gLo;
     }
     if (gHi < this.margin + Math.max(0, twistRate * h * 2)) {
-      const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, -1);
-      rows.setBounds(r, 0, Infinity);
-      rows.error[r] = gHi;
-      rows.restitution[r] = this.restitution;
-      setLimitKey(rows, r, body.index, link, 4);
+      rows.error[this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, -1), body, link, 4)] = gHi;
     }
   }
 
@@ -149,7 +136,6 @@ export class JointLimits implements ConstraintSource {
 
   /** Violation of each limit (>= 0) per body and link at the start of the step, [3 per link]. */
   private startViolation = new Map<Body, Float64Array>();
-
 }
 
 const SG = new Float64Array(8);
