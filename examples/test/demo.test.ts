@@ -143,9 +143,7 @@ describe('the scenes of the examples issue, headless', () => {
   it('stabilization: post-stabilisation keeps the pin closed to far less than Baumgarte, and Baumgarte less than none', () => {
     const r = runDemo({ scene: 'stabilization', seconds: 2 });
     const last = r.rows[1].seriesRange;
-    // the Cline thesis's bound for post-stabilisation is 0.01 mm; here it stays near 1e-9 m, more
-    // than a thousand times below Baumgarte's
-    expect(last['post'][1]).toBeLessThan(1e-5);
+    expect(last['post'][1]).toBeLessThan(1e-9);
     expect(last['post'][1]).toBeLessThan(1e-3 * last['Baumgarte'][1]);
     expect(last['Baumgarte'][1]).toBeLessThan(last['none'][1]);
     expect(last['none'][1]).toBeGreaterThan(1e-7);
