@@ -1,5 +1,6 @@
 /**
- * Soak run: N humanoid ragdolls (the characters package's preset) dropped in a pile on the ground
+ * Soak run: N humanoid ragdolls (the characters package's preset, with ragdoll joint damping of
+ * time constant 0.25 s) dropped in a pile on the ground
  * and stepped at 1/60 s for M simulated minutes. Every simulated 10 s it prints the energy, the
  * deepest penetration into the ground and between bodies, the worst joint-limit violation, how
  * many ragdolls sleep, the rolled-back (non-finite) steps, the step time and the heap in use, so
@@ -16,7 +17,7 @@
  */
 import { characterFromJSON, humanoid } from '../packages/characters/src/index.js';
 import { World, type Body } from '../packages/constraints/src/index.js';
-import { forwardKinematics, kineticEnergy, potentialEnergy, type Model } from '../packages/featherstone/src/index.js';
+import { forwardKinematics, kineticEnergy, potentialEnergy, setJointDampingTimeConstant, type Model } from '../packages/featherstone/src/index.js';
 import { limitViolation, lowestPoint } from '../packages/constraints/test/body-measures.js';
 
 const N = Number(process.argv[2] ?? 20);
@@ -44,6 +45,7 @@ function rng(seed: number): () => number {
 
 // the pile: ragdolls dropped one above another over a 1 m square, turned at random about a random axis
 const model: Model = characterFromJSON(humanoid()).model;
+setJointDampingTimeConstant(model, 0.25); // a ragdoll's joint damping (ragdollFromSkeleton's default)
 const world = new World();
 world.addStatic({ geometry: { type: 'plane' } });
 const r = rng(1);

@@ -17,7 +17,7 @@ const gyroR = new Float64Array(3);
  * 20 rad/s near its intermediate axis diverges within seconds). For the joint's own rate, the
  * trapezoidal rule on D w_dot = tau - g(w), with g linearised at w (J = [w] I - [I w]), gives
  *   (D + h/2 J) (w+ - w) = h D qdd,   so   qdd <- (D + h/2 J)^-1 D qdd,
- * with D the joint's articulated inertia (ABA's, armature included) and I the link's rotational
+ * with D the joint's articulated inertia (ABA's, armature and implicit damping included) and I the link's rotational
  * inertia about the joint. (Backward Euler, h J, is stable too but damps such a spin: the box lost
  * 89 % of its energy in 10 s; with h/2 it keeps it within 2 % and still tumbles.) The parent's
  * motion is left explicit; a slow joint is changed only to second order (h J is O(h w)).
@@ -29,7 +29,7 @@ export function implicitGyroscopicDelta(b: Body, out: Float64Array): boolean {
   const m = b.model, w = b.state.work, qdd = b.qdd0, h = b.gyroscopicStep;
   let any = false;
   for (let k = 0; k < m.nv; k++) out[k] = 0;
-  const IA = w.IA, v = w.v, I6 = m.I, arm = m.armature;
+  const IA = w.IA, v = w.v, I6 = m.I, arm = w.jointArmature;
   const A = gyroA, r = gyroR, hh = 0.5 * h;
   for (let i = 0; i < m.nLinks; i++) {
     if (m.jointType[i] !== JointType.spherical) continue;
@@ -50,7 +50,7 @@ export function implicitGyroscopicDelta(b: Body, out: Float64Array): boolean {
       A[3 + c] = IA[io + 6 + c] + (c === 1 ? arm[d + 1] : 0) + hh * jy;
       A[6 + c] = IA[io + 12 + c] + (c === 2 ? arm[d + 2] : 0) + hh * jz;
     }
-    // r = D qdd (D: the upper-left block of I^A plus armature)
+    // r = D qdd (D: the upper-left block of I^A plus armature and h damping)
     const q0 = qdd[d], q1 = qdd[d + 1], q2 = qdd[d + 2];
     r[0] = (IA[io] + arm[d]) * q0 + IA[io + 1] * q1 + IA[io + 2] * q2;
     r[1] = IA[io + 6] * q0 + (IA[io + 7] + arm[d + 1]) * q1 + IA[io + 8] * q2;

@@ -3,7 +3,7 @@
  * preset lives in @sinew/characters): free pelvis, spherical spine, neck, shoulders, hips and
  * wrists, hinge elbows, knees and ankles, capsule limbs and box torso and feet, with joint limits.
  */
-import { ModelBuilder, type JointSpec, type Model, type ShapeDesc } from '@sinew/featherstone';
+import { ModelBuilder, setJointDampingTimeConstant, type JointSpec, type Model, type ShapeDesc } from '@sinew/featherstone';
 
 interface Seg {
   name: string;
@@ -41,8 +41,11 @@ function segments(): Seg[] {
   return s;
 }
 
-/** The humanoid tree: 20 links (19 without the short tail that `extra: false` leaves out). */
-export function humanoidTree(options: { extra?: boolean } = {}): Model {
+/**
+ * The humanoid tree: 20 links (19 without the short tail that `extra: false` leaves out), with no
+ * joint damping unless `dampingTime` (s) asks for a ragdoll's (setJointDampingTimeConstant).
+ */
+export function humanoidTree(options: { extra?: boolean; dampingTime?: number } = {}): Model {
   const b = new ModelBuilder();
   const segs = segments();
   if (options.extra !== false) segs.push({ name: 'tail', parent: 'pelvis', at: [0, 0, -0.12], joint: { type: 'spherical', limits: cone([0.3, 0.3], 0.2) }, mass: 0.3, len: 0.1, radius: 0.02 });
@@ -68,5 +71,7 @@ export function humanoidTree(options: { extra?: boolean } = {}): Model {
     }
     b.addLink({ name: g.name, parent: g.parent, joint: { ...g.joint, position: g.at }, mass: m, com, inertia, shapes: [shape] });
   }
-  return b.build();
+  const model = b.build();
+  if (options.dampingTime !== undefined) setJointDampingTimeConstant(model, options.dampingTime);
+  return model;
 }

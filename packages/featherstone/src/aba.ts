@@ -20,11 +20,20 @@ export { invertSmall };
  */
 export function forwardDynamics(model: Model, state: State, outQdd: Arr = state.work.qdd): Arr {
   forwardKinematics(model, state, true);
+  jointArmature(model, state);
   articulatedInertias(model, state);
   outwardAccelerations(model, state, outQdd);
   if (outQdd !== state.work.qdd) state.work.qdd.set(outQdd);
   state.work.dynamicsValid = true;
   return outQdd;
+}
+
+/** work.jointArmature = armature + h damping, h the state's implicitDampingStep (see State). */
+function jointArmature(model: Model, state: State): void {
+  const w = state.work, h = state.implicitDampingStep;
+  if (!(h >= 0) || !(h - h === 0)) throw new RangeError(`implicitDampingStep must be a finite number >= 0, got ${h}`);
+  const arm = model.armature, damping = model.damping, out = w.jointArmature;
+  for (let d = 0; d < model.nv; d++) out[d] = arm[d] + h * damping[d];
 }
 
 /** Generalised passive force of dof d: -damping qd - stiffness (q - springRef). */
@@ -105,7 +114,7 @@ function articulatedInertias(model: Model, state: State): void {
 
 /**
  * A revolute (off = 0) or prismatic (off = 3) joint: S = the unit axis s in the angular or the
- * linear half, so U = I^A S is three columns of I^A times s, D = s . U (+ armature) a scalar, and
+ * linear half, so U = I^A S is three columns of I^A times s, D = s . U (+ armature + h damping) a scalar, and
  *   I^a = I^A - U U^T / D,   p^a = p^A + I^a c + U u / D = p^A + I^A c + U (u - U . c) / D
  * (table 7.1, lines for U_i, D_i, u_i, I^a_i, p^a_i), both carried to the parent by X^T.
  */
@@ -139,7 +148,7 @@ function inboundOneDof(model: Model, state: State, i: number, off: number): void
     U5 = x35 * sx + x45 * sy + x55 * sz;
   }
   U[io] = U0; U[io + 1] = U1; U[io + 2] = U2; U[io + 3] = U3; U[io + 4] = U4; U[io + 5] = U5;
-  const D = (off === 0 ? sx * U0 + sy * U1 + sz * U2 : sx * U3 + sy * U4 + sz * U5) + model.armature[d];
+  const D = (off === 0 ? sx * U0 + sy * U1 + sz * U2 : sx * U3 + sy * U4 + sz * U5) + w.jointArmature[d];
   if (!(D > 0) || !Number.isFinite(D)) throw singularJoint(model, i, D);
   const dinv = 1 / D;
   w.Dinv[io] = dinv;
@@ -197,7 +206,7 @@ function inboundSpherical(model: Model, state: State, i: number): void {
   U[io] = x00; U[io + 1] = x01; U[io + 2] = x02; U[io + 3] = x03; U[io + 4] = x04; U[io + 5] = x05;
   U[io + 6] = x01; U[io + 7] = x11; U[io + 8] = x12; U[io + 9] = x13; U[io + 10] = x14; U[io + 11] = x15;
   U[io + 12] = x02; U[io + 13] = x12; U[io + 14] = x22; U[io + 15] = x23; U[io + 16] = x24; U[io + 17] = x25;
-  const arm = model.armature;
+  const arm = w.jointArmature;
   // D into tmp[0..8]
   tmp[0] = x00 + arm[d]; tmp[1] = x01; tmp[2] = x02;
   tmp[4] = x11 + arm[d + 1]; tmp[5] = x12;
@@ -270,7 +279,7 @@ function inboundFreeRoot(model: Model, state: State, i: number): void {
   const w = state.work;
   const IA = w.IA, pA = w.pA, U = w.U, u = w.u, tmp = w.tmp;
   const io = 36 * i, vo = 6 * i, d = model.vOffset[i];
-  const arm = model.armature, tau = state.tau, qd = state.qd, damping = model.damping;
+  const arm = w.jointArmature, tau = state.tau, qd = state.qd, damping = model.damping;
   for (let k = 0; k < 36; k++) {
     U[io + k] = IA[io + k]; // U column k = I^A column k = I^A row k (symmetric)
     tmp[k] = IA[io + k];
@@ -300,7 +309,7 @@ function inboundGeneral(model: Model, state: State, i: number): void {
       for (let e = 0; e < 6; e++) s += S[so + 6 * r + e] * U[so + 6 * k + e];
       tmp[nv * r + k] = s;
     }
-    tmp[nv * r + r] += model.armature[dof0 + r];
+    tmp[nv * r + r] += w.jointArmature[dof0 + r];
     let sp = 0;
     for (let e = 0; e < 6; e++) sp += S[so + 6 * r + e] * pA[vo + e];
     // passive force inline (a call returning a number may box it): -damping qd - stiffness (q - ref)

@@ -9,6 +9,7 @@ export { forwardDynamics, forceLinkToWorld, forceWorldToLink, passiveForce } fro
 export * from './deltas.js';
 export { inverseDynamics } from './rnea.js';
 export { massMatrix } from './crba.js';
+export { setJointDampingTimeConstant } from './damping.js';
 export { choleskyFactor, choleskySolve } from './cholesky.js';
 export * from './energy.js';
 export * from './integrate.js';

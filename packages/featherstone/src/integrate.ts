@@ -104,12 +104,14 @@ export function integratePositions(model: Model, q: Arr, qd: ArrayLike<number>, 
 
 /**
  * Advances an unconstrained articulated body by dt in `substeps` equal semi-implicit Euler steps
- * (ABA each sub-step), with the state's torques and external forces held.
+ * (ABA each sub-step), with the state's torques and external forces held; joint damping is taken
+ * implicitly (State.implicitDampingStep).
  */
 export function simulate(model: Model, state: State, dt: number, substeps = 1): void {
   if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`simulate: time step must be a positive finite number, got ${dt}`);
   if (!(Number.isInteger(substeps) && substeps >= 1)) throw new RangeError(`simulate: substeps must be a positive integer, got ${substeps}`);
   const h = dt / substeps;
+  state.implicitDampingStep = h; // joint damping by backward Euler: stable for any damping
   for (let s = 0; s < substeps; s++) {
     const qdd = forwardDynamics(model, state);
     integrateSemiImplicit(model, state, qdd, h);

@@ -23,8 +23,10 @@ export class Workspace {
   readonly pA: Float64Array;
   /** U = I^A S (6 x nv column-major), 36 per link (Kokkevis's h). */
   readonly U: Float64Array;
-  /** D^-1 = (S^T I^A S + armature)^-1, nv x nv row-major, 36 per link (Kokkevis's 1/d). */
+  /** D^-1 = (S^T I^A S + armature + h damping)^-1, nv x nv row-major, 36 per link (Kokkevis's 1/d). */
   readonly Dinv: Float64Array;
+  /** What the articulated-body algorithm adds to each joint's D: armature + h damping, h the state's implicitDampingStep (nv). */
+  readonly jointArmature: Float64Array;
   /** u = tau - S^T p^A, 6 per link. */
   readonly u: Float64Array;
   /** Scratch for AccelerationDeltas: dp (6 per link), du (6 per link), stamps. */
@@ -62,6 +64,7 @@ export class Workspace {
     this.pA = new Float64Array(6 * n);
     this.U = new Float64Array(36 * n);
     this.Dinv = new Float64Array(36 * n);
+    this.jointArmature = Float64Array.from(model.armature);
     this.u = new Float64Array(6 * n);
     this.dp = new Float64Array(6 * n);
     this.du = new Float64Array(6 * n);
@@ -97,6 +100,13 @@ export class State {
   readonly gravity: Float64Array;
   /** Scratch of the algorithms. Not part of the saved state. */
   readonly work: Workspace;
+  /**
+   * Step length h (s) for which forwardDynamics takes joint damping implicitly: each joint's D
+   * gains h damping, so the damping force is -damping (qd + h qdd), the velocity at the end of a
+   * semi-implicit Euler step (backward Euler, stable for any damping; MuJoCo's implicit damping).
+   * 0 (the default) takes it explicitly, -damping qd. simulate() and the World set it.
+   */
+  implicitDampingStep = 0;
 
   constructor(model: Model) {
     this.model = model;

@@ -32,6 +32,28 @@ describe('ABA == CRBA^-1 (tau - RNEA bias) on random trees', () => {
     console.log(`ABA vs CRBA+RNEA: worst relative error ${worst.toExponential(2)} over 200 trees`);
   });
 
+  it('implicit damping (State.implicitDampingStep = h): ABA == (M + h diag(damping))^-1 (tau - RNEA bias) on 200 random trees', () => {
+    // the damping force at the end of a semi-implicit Euler step, -damping (qd + h qdd), moved to
+    // the left: (M + h diag(damping)) qdd = tau - C - damping qd. RNEA's bias holds -(-damping qd).
+    const r = rng(4242);
+    let damped = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const model = randomModel(r, { links: 1 + Math.floor(r() * 40) });
+      const state = randomState(r, model);
+      const nv = model.nv, h = 0.5 * r();
+      for (let d = 0; d < nv; d++) if (model.damping[d] > 0) damped++;
+      const bias = inverseDynamics(model, state, new Float64Array(nv), new Float64Array(nv));
+      const M = massMatrix(model, state, new Float64Array(nv * nv));
+      for (let d = 0; d < nv; d++) M[d * nv + d] += h * model.damping[d];
+      const rhs = new Float64Array(nv);
+      for (let d = 0; d < nv; d++) rhs[d] = state.tau[d] - bias[d];
+      state.implicitDampingStep = h;
+      const qdd = forwardDynamics(model, state, new Float64Array(nv));
+      expect(relErr(qdd, solveDense(M, rhs, nv)), `trial ${trial}`).toBeLessThan(1e-9);
+    }
+    expect(damped).toBeGreaterThan(100);
+  });
+
   it('RNEA(q, qd, ABA(tau)) == tau', () => {
     const r = rng(777);
     for (let trial = 0; trial < 200; trial++) {

@@ -11,7 +11,7 @@
  * at their head, so coincident joints get a finite size and no direction is ever 0 / 0; so do
  * bones that own no vertices of a skinned character (roots at the floor, IK targets).
  */
-import { ModelBuilder, type Model, type ShapeDesc, type SphericalLimits } from '@sinew/featherstone';
+import { ModelBuilder, setJointDampingTimeConstant, type Model, type ShapeDesc, type SphericalLimits } from '@sinew/featherstone';
 import { boneSides, classifyBones, type SegmentSource } from './bone-names.js';
 import { capsuleInertiaTensor, capsuleVolume, percentile, radiusFromVertices } from './capsule.js';
 import { quatFromYTo, quatRotate, quatRotateInverse } from './quat.js';
@@ -37,6 +37,14 @@ export interface RagdollOptions {
   minVertices?: number;
   /** Joint limits of each spherical joint; `axis` is the bone direction in the joint frame, a natural twist axis. */
   limits?: (bone: Bone, segment: BodySegment | null, axis: [number, number, number]) => SphericalLimits | undefined;
+  /**
+   * Joint damping as a time constant (s, default 0.25): each joint gets its composite inertia at
+   * the rest pose over this (setJointDampingTimeConstant), so limbs settle the way real joints
+   * do, a wrist as quickly as a hip. Null: no damping (an undamped limb hanging in the air swings
+   * for ever). Ignored when `damping` is given.
+   */
+  dampingTime?: number | null;
+  /** One viscous damping (N m s / rad) for every spherical joint, instead of dampingTime. */
   damping?: number;
   armature?: number;
   /** Passed to every capsule. */
@@ -59,7 +67,10 @@ export interface RagdollCapsule {
 }
 
 export interface Ragdoll {
-  /** The builder with one link per bone (link i = bone i), ready for more links. */
+  /**
+   * The builder with one link per bone (link i = bone i), ready for more links. A model built
+   * again from it has no dampingTime damping: call setJointDampingTimeConstant on it.
+   */
   builder: ModelBuilder;
   model: Model;
   segments: (BodySegment | null)[];
@@ -152,7 +163,10 @@ export function ragdollFromSkeleton(skeleton: Skeleton, options: RagdollOptions 
       shapes: [shape],
     });
   }
-  return { builder, model: builder.build(), segments, masses, capsules };
+  const model = builder.build();
+  const dampingTime = options.damping !== undefined ? null : options.dampingTime === undefined ? 0.25 : options.dampingTime;
+  if (dampingTime !== null) setJointDampingTimeConstant(model, dampingTime);
+  return { builder, model, segments, masses, capsules };
 }
 
 /** Tip of bone i in its own frame (see the module comment); `tips` holds the tips of bones before i. */
