@@ -433,7 +433,7 @@ export class World {
       const b = bodies[bi];
       if (b.sleeping) continue;
       b.gyroscopicStep = h;
-      b.state.implicitDampingStep = h; // joint damping by backward Euler: stable for any damping
+      if (b.state.implicitDampingStep !== h) b.state.implicitDampingStep = h; // joint damping by backward Euler
       b.dynamics();
       b.qdd.set(b.qdd0);
     }

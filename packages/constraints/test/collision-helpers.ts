@@ -8,15 +8,16 @@
  * h_K(u) = max_{x in K} u.x. Moving A by t along u separates the shapes once t >= f(u); the least
  * such t over all u is the penetration depth (and minus the distance when apart), the minimising u
  * the normal that pushes A out of B. exactDepth finds it by brute force on the Minkowski
- * difference of the shapes' cores (sphere = point, capsule = segment, box = 8 corners, each grown
+ * difference of the shapes' cores (sphere = point, capsule = segment, box = 8 corners, hull = its points, each grown
  * by its radius); oracleDepth / roughDepth approximate it by sampling the sphere of directions
  * (used only to place shapes at a wanted depth).
  */
 import {
   CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_DEPTH, CONTACT_F64_STRIDE, CONTACT_FEATURE, CONTACT_FRICTION, CONTACT_I32_STRIDE,
   CONTACT_LINK_A, CONTACT_LINK_B, CONTACT_NORMAL, CONTACT_POINT_A, CONTACT_POINT_B, CONTACT_RESTITUTION, CONTACT_SHAPE_A,
-  CONTACT_SHAPE_B, CONTACT_SUB_SHAPE, type ContactBuffer,
+  CONTACT_SHAPE_B, CONTACT_SUB_SHAPE, CollisionWorld, type ContactBuffer,
 } from '../src/collision/index.js';
+import type { ShapeDesc } from '@sinew/featherstone';
 
 export type V3 = [number, number, number];
 
@@ -100,7 +101,32 @@ export function toWorld(pose: ArrayLike<number>, l: ArrayLike<number>): V3 {
 export type OracleShape =
   | { kind: 'sphere'; c: V3; r: number }
   | { kind: 'capsule'; p0: V3; p1: V3; r: number }
-  | { kind: 'box'; c: V3; axes: [V3, V3, V3]; h: V3 };
+  | { kind: 'box'; c: V3; axes: [V3, V3, V3]; h: V3 }
+  /** A convex hull: its points and its face planes n . x = d (outward n), found by brute force. */
+  | { kind: 'hull'; pts: V3[]; planes: { n: V3; d: number }[] };
+
+/** The hull of local points carried by a pose; its planes from every triple of points with all points on one side. */
+export function oracleHull(pose: ArrayLike<number>, local: ArrayLike<number>): OracleShape {
+  const pts: V3[] = [];
+  for (let i = 0; i < local.length; i += 3) pts.push(toWorld(pose, [local[i], local[i + 1], local[i + 2]]));
+  const size = Math.max(...pts.map((p) => norm(sub(p, pts[0]))));
+  const eps = 1e-9 * size;
+  const planes: { n: V3; d: number }[] = [];
+  for (let i = 0; i < pts.length; i++) {
+    for (let j = i + 1; j < pts.length; j++) {
+      for (let k = j + 1; k < pts.length; k++) {
+        const c = cross(sub(pts[j], pts[i]), sub(pts[k], pts[i]));
+        if (norm(c) < 1e-9 * size * size) continue;
+        let n = unit(c), d = dot(n, pts[i]);
+        const side = pts.map((q) => dot(n, q) - d);
+        if (side.some((v) => v > eps) && side.some((v) => v < -eps)) continue;
+        if (side.some((v) => v > eps)) { n = scale(n, -1); d = -d; }
+        if (!planes.some((q) => norm(sub(q.n, n)) < 1e-9 && Math.abs(q.d - d) < eps)) planes.push({ n, d });
+      }
+    }
+  }
+  return { kind: 'hull', pts, planes };
+}
 
 export function oracleSphere(pose: ArrayLike<number>, r: number): OracleShape {
   return { kind: 'sphere', c: [pose[9], pose[10], pose[11]], r };
@@ -118,11 +144,16 @@ export function oracleBox(pose: ArrayLike<number>, h: V3): OracleShape {
 export function support(s: OracleShape, u: V3): number {
   if (s.kind === 'sphere') return dot(u, s.c) + s.r * norm(u);
   if (s.kind === 'capsule') return Math.max(dot(u, s.p0), dot(u, s.p1)) + s.r * norm(u);
+  if (s.kind === 'hull') return Math.max(...s.pts.map((p) => dot(u, p)));
   return dot(u, s.c) + s.h[0] * Math.abs(dot(u, s.axes[0])) + s.h[1] * Math.abs(dot(u, s.axes[1])) + s.h[2] * Math.abs(dot(u, s.axes[2]));
 }
 
-/** Signed distance from x to the shape's surface (negative inside). */
+/**
+ * Signed distance from x to the shape's surface (negative inside). For a hull: the largest plane
+ * distance, which is the distance inside and on the faces, and 0 only on the surface.
+ */
 export function signedDistance(s: OracleShape, x: V3): number {
+  if (s.kind === 'hull') return Math.max(...s.planes.map((q) => dot(q.n, x) - q.d));
   if (s.kind === 'sphere') return norm(sub(x, s.c)) - s.r;
   if (s.kind === 'capsule') {
     const d = sub(s.p1, s.p0);
@@ -184,6 +215,7 @@ export function oracleDepth(a: OracleShape, b: OracleShape, samples = 3000, refi
 function corePoints(s: OracleShape): { pts: V3[]; r: number } {
   if (s.kind === 'sphere') return { pts: [s.c], r: s.r };
   if (s.kind === 'capsule') return { pts: [s.p0, s.p1], r: s.r };
+  if (s.kind === 'hull') return { pts: s.pts, r: 0 };
   const pts: V3[] = [];
   for (let i = 0; i < 8; i++) {
     let p = s.c;
@@ -269,6 +301,48 @@ export function exactDepth(a: OracleShape, b: OracleShape): { depth: number; nor
 /** A quick, rough oracle for placing shapes (not for checking). */
 export function roughDepth(a: OracleShape, b: OracleShape): number {
   return oracleDepth(a, b, 400, 1, 1e-4).depth;
+}
+
+/** A shape for the random-pose checks: its description, its oracle at a pose, a bounding radius. */
+export interface PlacedShape {
+  desc: ShapeDesc;
+  oracle: (pose: Float64Array) => OracleShape;
+  radius: number;
+}
+
+/**
+ * Two shapes at random orientations, B moved from A along a random direction until the rough
+ * oracle's depth is about target(rand) (drawn after the poses); the exact oracle's answer and the contacts a CollisionWorld
+ * with this margin reports for the pair.
+ */
+export function collideAtRandom(A: PlacedShape, B: PlacedShape, rand: () => number, target: (rand: () => number) => number, margin: number): { oA: OracleShape; oB: OracleShape; truth: { depth: number; normal: V3 }; contacts: Contact[] } {
+  const RA = randomRotation(rand), RB = randomRotation(rand);
+  const pa: V3 = [rand() - 0.5, 1 + rand() - 0.5, rand() - 0.5];
+  const dir = randomUnit(rand);
+  const poseA = makePose(RA, pa);
+  const oA = A.oracle(poseA);
+  const poseBAt = (t: number) => makePose(RB, add(pa, scale(dir, t)));
+  const t = placeAt(oA, (s) => B.oracle(poseBAt(s)), A.radius + B.radius + 0.1, target(rand));
+  const poseB = poseBAt(t);
+  const oB = B.oracle(poseB);
+  const world = new CollisionWorld({ margin });
+  world.setBody(0, 1);
+  world.setBody(1, 1);
+  world.addDynamicShape(0, 0, A.desc);
+  world.addDynamicShape(1, 0, B.desc);
+  world.detect([poseA, poseB]);
+  return { oA, oB, truth: exactDepth(oA, oB), contacts: readContacts(world.contacts) };
+}
+
+/** Offset t in [0, tMax] at which the rough oracle's depth of a and bAt(t) is about `target` (bisection). */
+export function placeAt(a: OracleShape, bAt: (t: number) => OracleShape, tMax: number, target: number): number {
+  let lo = 0, hi = tMax;
+  for (let i = 0; i < 18; i++) {
+    const mid = 0.5 * (lo + hi);
+    if (roughDepth(a, bAt(mid)) > target) lo = mid;
+    else hi = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
 // ---------------------------------------------------------------------------------------------

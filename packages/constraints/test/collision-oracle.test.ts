@@ -15,7 +15,7 @@ import type { ShapeDesc } from '@sinew/featherstone';
 import { CollisionWorld } from '../src/collision/index.js';
 import {
   type OracleShape, type V3, add, dot, exactDepth, makePose, mulberry32, norm, oracleBox, oracleCapsule, oracleSphere,
-  cubeMesh, quatOfMatrix, randomRotation, randomUnit, readContacts, roughDepth, scale, separationAlong, signedDistance, sub, support,
+  cubeMesh, quatOfMatrix, randomRotation, randomUnit, readContacts, collideAtRandom, roughDepth, scale, separationAlong, signedDistance, sub, support,
 } from './collision-helpers.js';
 
 type Kind = 'sphere' | 'capsule' | 'box';
@@ -59,41 +59,12 @@ function randomShape(kind: Kind, rand: () => number): Sized {
   return { kind, desc: { geometry: { type: 'box', halfExtents: h } }, oracle: (p) => oracleBox(p, h), radius: norm(h) };
 }
 
-/** Offset along `dir` at which the oracle depth is about `target` (bisection on a coarse oracle). */
-function placeAt(a: OracleShape, bAt: (t: number) => OracleShape, tMax: number, target: number): number {
-  let lo = 0, hi = tMax;
-  for (let i = 0; i < 18; i++) {
-    const mid = 0.5 * (lo + hi);
-    if (roughDepth(a, bAt(mid)) > target) lo = mid;
-    else hi = mid;
-  }
-  return 0.5 * (lo + hi);
-}
-
 function checkPair(ka: Kind, kb: Kind, seed: number, cases: number) {
   const rand = mulberry32(seed);
   let checked = 0, worstDepth = 0, worstNormal = 0;
   for (let c = 0; c < cases; c++) {
     const A = randomShape(ka, rand), B = randomShape(kb, rand);
-    const RA = randomRotation(rand), RB = randomRotation(rand);
-    const pa: V3 = [rand() - 0.5, 1 + rand() - 0.5, rand() - 0.5];
-    const dir = randomUnit(rand);
-    const poseA = makePose(RA, pa);
-    const oA = A.oracle(poseA);
-    const poseBAt = (t: number) => makePose(RB, add(pa, scale(dir, t)));
-    const target = -0.008 + 0.06 * rand();
-    const t = placeAt(oA, (s) => B.oracle(poseBAt(s)), A.radius + B.radius + 0.1, target);
-    const poseB = poseBAt(t);
-    const oB = B.oracle(poseB);
-    const truth = exactDepth(oA, oB);
-
-    const world = new CollisionWorld({ margin: MARGIN });
-    world.setBody(0, 1);
-    world.setBody(1, 1);
-    world.addDynamicShape(0, 0, A.desc);
-    world.addDynamicShape(1, 0, B.desc);
-    world.detect([poseA, poseB]);
-    const contacts = readContacts(world.contacts);
+    const { oA, oB, truth, contacts } = collideAtRandom(A, B, rand, (r) => -0.008 + 0.06 * r(), MARGIN);
     const ctx = `${ka}-${kb} case ${c}: oracle depth ${truth.depth}`;
 
     if (truth.depth < -MARGIN - 1e-6) {

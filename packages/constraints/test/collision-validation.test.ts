@@ -75,8 +75,14 @@ describe('shape errors name the shape and what was expected', () => {
     expect(staticError({ geometry: { type: 'trimesh', vertices: [0, 0, 0, 1, 0, 0, 2, 0, 0], indices: [0, 1, 2] } })).toContain('at least one triangle of non-zero area');
   });
 
-  it('convex hulls are refused, naming the alternatives', () => {
-    expect(dynamicError({ geometry: { type: 'convex', points: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1] } })).toContain('convex hull shapes are not supported by collision detection');
+  it('convex hulls without volume, with too few or non-finite points, are refused naming the shape', () => {
+    const flat = dynamicError({ geometry: { type: 'convex', points: [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0.5, 0.5, 0] } });
+    expect(flat).toMatch(/^shape 0 \(body 2, link 3\) \(convex\): /);
+    expect(flat).toMatch(/coplanar|flat|volume/);
+    expect(dynamicError({ geometry: { type: 'convex', points: [0, 0, 0, 1, 0, 0, 0, 1, 0] } })).toMatch(/4|four/);
+    expect(dynamicError({ geometry: { type: 'convex', points: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, Infinity] } })).toMatch(/finite|Infinity/);
+    expect(dynamicError({ geometry: { type: 'convex', points: [0, 0, 0, 1, 0, 0, 0, 1] } })).toMatch(/multiple of 3|3 numbers/);
+    expect(dynamicError({ geometry: { type: 'convex', points: 'abc' as unknown as number[] } })).toContain('points must be an array');
   });
 
   it('undeclared bodies, links out of range, bad link poses', () => {

@@ -44,8 +44,10 @@ function segments(): Seg[] {
 /**
  * The humanoid tree: 20 links (19 without the short tail that `extra: false` leaves out), with no
  * joint damping unless `dampingTime` (s) asks for a ragdoll's (setJointDampingTimeConstant).
+ * `convexFeetAndHands` makes the feet and hands convex hulls tapered from their boxes (a sole
+ * narrower at the heel, a hand thinner at the fingertips), with the same mass and inertia.
  */
-export function humanoidTree(options: { extra?: boolean; dampingTime?: number } = {}): Model {
+export function humanoidTree(options: { extra?: boolean; dampingTime?: number; convexFeetAndHands?: boolean } = {}): Model {
   const b = new ModelBuilder();
   const segs = segments();
   if (options.extra !== false) segs.push({ name: 'tail', parent: 'pelvis', at: [0, 0, -0.12], joint: { type: 'spherical', limits: cone([0.3, 0.3], 0.2) }, mass: 0.3, len: 0.1, radius: 0.02 });
@@ -60,6 +62,7 @@ export function humanoidTree(options: { extra?: boolean; dampingTime?: number } 
       const cz = g.name.endsWith('foot') ? 0.04 : 0;
       com = [0, cy, cz];
       shape = { geometry: { type: 'box', halfExtents: [x, y, z] }, position: com };
+      if (options.convexFeetAndHands && (g.name.endsWith('foot') || g.name.endsWith('hand'))) shape = { geometry: { type: 'convex', points: taperedBox(x, y, z, g.name.endsWith('foot')) }, position: com };
       inertia = [(m * (y * y + z * z)) / 3, (m * (x * x + z * z)) / 3, (m * (x * x + y * y)) / 3, 0, 0, 0];
     } else {
       const r = g.radius!, L = g.len!;
@@ -74,4 +77,21 @@ export function humanoidTree(options: { extra?: boolean; dampingTime?: number } 
   const model = b.build();
   if (options.dampingTime !== undefined) setJointDampingTimeConstant(model, options.dampingTime);
   return model;
+}
+
+/**
+ * Corners of a box of half extents (x, y, z), tapered: a foot's sole (-y) keeps its width at the
+ * toes (+z) and narrows to 70 % at the heel, its top falls to 60 % of the height at the toes; a
+ * hand (fingers along -y) thins to 60 % at the fingertips. Ten points: the eight corners and two
+ * mid-edge points on the sole, which lie on its face.
+ */
+function taperedBox(x: number, y: number, z: number, foot: boolean): number[] {
+  const p: number[] = [];
+  for (const sz of [-1, 1]) for (const sy of [-1, 1]) for (const sx of [-1, 1]) {
+    if (foot) p.push(sx * x * (sz < 0 ? 0.7 : 1), sy > 0 && sz > 0 ? y * 0.2 : sy * y, sz * z);
+    else p.push(sx * x, sy * y, sz * z * (sy < 0 ? 0.6 : 1));
+  }
+  if (foot) p.push(0, -y, -z, 0, -y, z);
+  else p.push(0, -y, 0, 0, y, 0);
+  return p;
 }

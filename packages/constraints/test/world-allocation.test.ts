@@ -53,11 +53,11 @@ function bytesPerStep(world: World, warmSteps: number, batch: number, bound: num
 }
 
 /** n humanoid trees lying side by side and across each other on the ground (contacts between them). */
-function restingTrees(n: number): World {
+function restingTrees(n: number, convexFeetAndHands = false): World {
   const world = new World({ sleep: false });
   world.addStatic({ geometry: { type: 'plane' } });
   for (let k = 0; k < n; k++) {
-    const body = world.addBody(humanoidTree(), { name: `tree${k}` });
+    const body = world.addBody(humanoidTree({ convexFeetAndHands }), { name: `tree${k}` });
     const yaw = 1.3 * k, c = Math.cos(yaw / 2), s = Math.sin(yaw / 2), r = Math.SQRT1_2;
     body.state.q.set([0.15 * k, 0.2 + 0.3 * k, 0.1 * k]);
     body.state.q.set([-c * r, s * r, -s * r, c * r], 3);
@@ -79,6 +79,20 @@ describe('allocation in World.step', () => {
     const b = bytesPerStep(world, 2500, 60, 20);
     console.log(`[allocation] 3 ragdolls: ${b.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts, ${world.stats.islands} islands)`);
     expect(world.stats.rows).toBeGreaterThan(96); // the implicit solver runs
+    expect(b).toBeLessThan(20);
+  });
+
+  it('two ragdolls with convex-hull feet and hands (hull contacts on the ground): under 20 bytes a step', () => {
+    const world = restingTrees(2, true);
+    const b = bytesPerStep(world, 2500, 60, 20);
+    const c = world.collision.contacts;
+    let hullContacts = 0;
+    for (let k = 0; k < c.count; k++) {
+      const i = k * 8, body = c.i32[i + 2];
+      if (body >= 0 && /(foot|hand)$/.test(world.bodies[body].model.linkNames[c.i32[i + 3]])) hullContacts++;
+    }
+    expect(hullContacts).toBeGreaterThan(0);
+    console.log(`[allocation] 2 ragdolls with hull feet and hands: ${b.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts)`);
     expect(b).toBeLessThan(20);
   });
 });

@@ -12,9 +12,18 @@ export const CLIP_CAPACITY = 16;
 
 export class ClipPolygon {
   count = 0;
-  readonly xyz = new Float64Array(3 * CLIP_CAPACITY);
-  readonly inEdge = new Int32Array(CLIP_CAPACITY);
-  readonly outEdge = new Int32Array(CLIP_CAPACITY);
+  readonly capacity: number;
+  readonly xyz: Float64Array;
+  readonly inEdge: Int32Array;
+  readonly outEdge: Int32Array;
+
+  /** Room for `capacity` vertices (a convex polygon of k vertices clipped by p planes needs k + p). */
+  constructor(capacity = CLIP_CAPACITY) {
+    this.capacity = capacity;
+    this.xyz = new Float64Array(3 * capacity);
+    this.inEdge = new Int32Array(capacity);
+    this.outEdge = new Int32Array(capacity);
+  }
 
   clear(): void {
     this.count = 0;
@@ -23,7 +32,7 @@ export class ClipPolygon {
   /** Appends a vertex whose coordinates the caller writes to xyz[3 * index ...]; returns the index, -1 when full. */
   push(inEdge: number, outEdge: number): number {
     const i = this.count;
-    if (i >= CLIP_CAPACITY) return -1; // a convex polygon clipped by a few planes never gets here
+    if (i >= this.capacity) return -1; // sized for the polygons it clips: never gets here
     this.inEdge[i] = inEdge;
     this.outEdge[i] = outEdge;
     this.count = i + 1;

@@ -16,7 +16,8 @@ import { NarrowPhase } from './narrowphase.js';
 import { composePoses, poseFromQuaternion, poseIsFinite, POSE_STRIDE } from './pose.js';
 import { CollisionShapeError, compileShape, type CompiledShape } from './shape-validation.js';
 import { ShapeStore } from './shape-store.js';
-import { SHAPE_CAPSULE, SHAPE_HEIGHTFIELD, SHAPE_KIND_NAMES, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH, type ShapeKind } from './shape-types.js';
+import { boxHull, type ConvexHullData } from './hull.js';
+import { SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX, SHAPE_HEIGHTFIELD, SHAPE_KIND_NAMES, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH, type ShapeKind } from './shape-types.js';
 
 export interface CollisionWorldOptions {
   /**
@@ -226,6 +227,7 @@ export class CollisionWorld {
       store.bounded[s] = c.kind === SHAPE_PLANE ? 0 : 1;
       store.mesh[s] = c.mesh;
       store.heightfield[s] = c.heightfield;
+      store.hull[s] = c.hull ?? (c.kind === SHAPE_BOX ? boxHull(c.params[0], c.params[1], c.params[2]) : null);
     }
     this.store = store;
     for (let s = store.dynamicCount; s < store.slotCount; s++) this.placeStatic(s);
@@ -262,8 +264,12 @@ export class CollisionWorld {
       composePoses(lp, POSE_STRIDE * link, st.localPose, POSE_STRIDE * s, st.worldPose, POSE_STRIDE * s);
       const extra = body < this.bodyMargin.length ? this.bodyMargin[body] : 0;
       st.extraMargin[s] = extra;
-      primitiveAabb(st.kind[s], st.worldPose, POSE_STRIDE * s, st.params, SHAPE_PARAM_STRIDE * s, st.aabb, AABB_STRIDE * s);
       const o = AABB_STRIDE * s, grow = margin + extra;
+      if (st.kind[s] === SHAPE_CONVEX) {
+        transformedAabb((st.hull[s] as ConvexHullData).bounds, st.worldPose, POSE_STRIDE * s, grow, st.aabb, o);
+        continue;
+      }
+      primitiveAabb(st.kind[s], st.worldPose, POSE_STRIDE * s, st.params, SHAPE_PARAM_STRIDE * s, st.aabb, o);
       st.aabb[o] -= grow; st.aabb[o + 1] -= grow; st.aabb[o + 2] -= grow;
       st.aabb[o + 3] += grow; st.aabb[o + 4] += grow; st.aabb[o + 5] += grow;
     }
@@ -371,7 +377,7 @@ export class CollisionWorld {
     for (let i = 0; i < POSE_STRIDE; i++) st.worldPose[o + i] = st.localPose[o + i];
     const kind = st.kind[s];
     if (kind === SHAPE_PLANE) return;
-    const local = kind === SHAPE_TRIMESH ? st.mesh[s]?.bounds : kind === SHAPE_HEIGHTFIELD ? st.heightfield[s]?.bounds : undefined;
+    const local = kind === SHAPE_TRIMESH ? st.mesh[s]?.bounds : kind === SHAPE_HEIGHTFIELD ? st.heightfield[s]?.bounds : kind === SHAPE_CONVEX ? st.hull[s]?.bounds : undefined;
     if (local !== undefined) transformedAabb(local, st.worldPose, o, this.margin, st.aabb, AABB_STRIDE * s);
     else {
       primitiveAabb(kind, st.worldPose, o, st.params, SHAPE_PARAM_STRIDE * s, st.aabb, AABB_STRIDE * s);

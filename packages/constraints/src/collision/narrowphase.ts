@@ -8,16 +8,19 @@
  * triangles under its bounds are collected (BVH for meshes, cell range for heightfields), each
  * triangle adds its points, and the pair's points are merged and reduced to at most four.
  */
+import { transformedAabb } from './aabb.js';
 import { boxBoxContact } from './box-box.js';
 import { capsuleBoxContact, capsuleCapsuleContact } from './capsule-contacts.js';
 import type { ContactBuffer } from './contact-buffer.js';
 import type { HeightfieldData } from './heightfield.js';
+import type { ConvexHullData } from './hull.js';
+import { hullHullContact, hullPlaneContact, hullTriangleContact, roundedHullContact } from './hull-contacts.js';
 import { ManifoldBuilder } from './manifold.js';
 import type { TriangleMeshData } from './mesh.js';
 import { boxPlaneContact, capsulePlaneContact, spherePlaneContact } from './plane-contacts.js';
 import { POSE_STRIDE, relativePose } from './pose.js';
 import {
-  SHAPE_BOX, SHAPE_CAPSULE, SHAPE_HEIGHTFIELD, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH,
+  SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX, SHAPE_HEIGHTFIELD, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH,
 } from './shape-types.js';
 import type { ShapeStore } from './shape-store.js';
 import { sphereBoxContact, sphereCapsuleContact, sphereSphereContact } from './sphere-contacts.js';
@@ -66,8 +69,17 @@ export class NarrowPhase {
     const pose = store.worldPose, prm = store.params;
     const oa = POSE_STRIDE * a, ob = POSE_STRIDE * b;
     const qa = SHAPE_PARAM_STRIDE * a, qb = SHAPE_PARAM_STRIDE * b;
+    const hull = store.hull;
     if (kb === SHAPE_TRIMESH || kb === SHAPE_HEIGHTFIELD) {
       this.collideWithTriangles(store, a, b);
+    } else if (ka === SHAPE_CONVEX || kb === SHAPE_CONVEX) {
+      // hulls: boxes meet them as hulls, spheres and capsules as rounded cores
+      if (kb === SHAPE_PLANE) hullPlaneContact(pose, oa, hull[a] as ConvexHullData, pose, ob, m);
+      else if (ka === SHAPE_SPHERE || ka === SHAPE_CAPSULE) roundedHullContact(pose, oa, prm, qa, pose, ob, hull[b] as ConvexHullData, m);
+      else if (kb === SHAPE_SPHERE || kb === SHAPE_CAPSULE) {
+        m.flipped = true;
+        roundedHullContact(pose, ob, prm, qb, pose, oa, hull[a] as ConvexHullData, m);
+      } else hullHullContact(pose, oa, hull[a] as ConvexHullData, pose, ob, hull[b] as ConvexHullData, m);
     } else if (ka === SHAPE_SPHERE) {
       if (kb === SHAPE_SPHERE) sphereSphereContact(pose, oa, pose, ob, prm, qa, qb, m);
       else if (kb === SHAPE_CAPSULE) sphereCapsuleContact(pose, oa, pose, ob, prm, qa, qb, m);
@@ -111,19 +123,24 @@ export class NarrowPhase {
       ex = Math.abs(local[1]) * p[qa + 1] + p[qa];
       ey = Math.abs(local[4]) * p[qa + 1] + p[qa];
       ez = Math.abs(local[7]) * p[qa + 1] + p[qa];
-    } else {
+    } else if (ka === SHAPE_BOX) {
       ex = Math.abs(local[0]) * p[qa] + Math.abs(local[1]) * p[qa + 1] + Math.abs(local[2]) * p[qa + 2];
       ey = Math.abs(local[3]) * p[qa] + Math.abs(local[4]) * p[qa + 1] + Math.abs(local[5]) * p[qa + 2];
       ez = Math.abs(local[6]) * p[qa] + Math.abs(local[7]) * p[qa + 1] + Math.abs(local[8]) * p[qa + 2];
+    } else {
+      ex = ey = ez = -1; // a hull: its own bounds, below
     }
     const margin = m.margin;
-    bounds[0] = local[9] - ex - margin; bounds[1] = local[10] - ey - margin; bounds[2] = local[11] - ez - margin;
-    bounds[3] = local[9] + ex + margin; bounds[4] = local[10] + ey + margin; bounds[5] = local[11] + ez + margin;
+    if (ex < 0) transformedAabb((store.hull[a] as ConvexHullData).bounds, local, 0, margin, bounds, 0);
+    else {
+      bounds[0] = local[9] - ex - margin; bounds[1] = local[10] - ey - margin; bounds[2] = local[11] - ez - margin;
+      bounds[3] = local[9] + ex + margin; bounds[4] = local[10] + ey + margin; bounds[5] = local[11] + ez + margin;
+    }
 
     const mesh = store.mesh[b];
     if (mesh !== null) {
       const n = mesh.query(bounds);
-      for (let i = 0; i < n; i++) this.collideTriangle(mesh, null, mesh.hits[i], ka, p, qa);
+      for (let i = 0; i < n; i++) this.collideTriangle(mesh, null, mesh.hits[i], ka, p, qa, store.hull[a]);
     } else {
       const hf = store.heightfield[b] as HeightfieldData;
       const cells = this.cells;
@@ -133,8 +150,8 @@ export class NarrowPhase {
       for (let r = cells[1]; r <= cells[3]; r++) {
         for (let c = cells[0]; c <= cells[2]; c++) {
           const cell = r * cols1 + c;
-          this.collideTriangle(null, hf, 2 * cell, ka, p, qa);
-          this.collideTriangle(null, hf, 2 * cell + 1, ka, p, qa);
+          this.collideTriangle(null, hf, 2 * cell, ka, p, qa, store.hull[a]);
+          this.collideTriangle(null, hf, 2 * cell + 1, ka, p, qa, store.hull[a]);
         }
       }
     }
@@ -144,7 +161,7 @@ export class NarrowPhase {
     }
   }
 
-  private collideTriangle(mesh: TriangleMeshData | null, hf: HeightfieldData | null, t: number, ka: number, p: Float64Array, qa: number): void {
+  private collideTriangle(mesh: TriangleMeshData | null, hf: HeightfieldData | null, t: number, ka: number, p: Float64Array, qa: number, hull: ConvexHullData | null): void {
     const tri = this.tri, local = this.local, m = this.builder;
     tri.index = t;
     if (mesh !== null) {
@@ -161,6 +178,7 @@ export class NarrowPhase {
     }
     if (ka === SHAPE_SPHERE) sphereTriangleContact(local, 0, p, qa, tri, m);
     else if (ka === SHAPE_CAPSULE) capsuleTriangleContact(local, 0, p, qa, tri, m);
-    else boxTriangleContact(local, 0, p, qa, tri, m);
+    else if (ka === SHAPE_BOX) boxTriangleContact(local, 0, p, qa, tri, m);
+    else hullTriangleContact(local, 0, hull as ConvexHullData, tri, m);
   }
 }

@@ -5,6 +5,7 @@
  * contacts are listed in slot order, so the output depends only on what was registered where.
  */
 import type { HeightfieldData } from './heightfield.js';
+import type { ConvexHullData } from './hull.js';
 import type { TriangleMeshData } from './mesh.js';
 import { POSE_STRIDE } from './pose.js';
 import { SHAPE_PARAM_STRIDE } from './shape-types.js';
@@ -33,6 +34,8 @@ export class ShapeStore {
   readonly extraMargin: Float64Array;
   readonly mesh: (TriangleMeshData | null)[];
   readonly heightfield: (HeightfieldData | null)[];
+  /** The hull of each convex shape, and of each box (boxes meet hulls as hulls); null for the rest. */
+  readonly hull: (ConvexHullData | null)[];
 
   constructor(slotCount: number, dynamicCount: number) {
     this.slotCount = slotCount;
@@ -53,5 +56,6 @@ export class ShapeStore {
     this.extraMargin = new Float64Array(slotCount);
     this.mesh = new Array<TriangleMeshData | null>(slotCount).fill(null);
     this.heightfield = new Array<HeightfieldData | null>(slotCount).fill(null);
+    this.hull = new Array<ConvexHullData | null>(slotCount).fill(null);
   }
 }

@@ -5,11 +5,12 @@
  */
 import type { ShapeDesc } from '@sinew/featherstone';
 import { HeightfieldData } from './heightfield.js';
+import { ConvexHullData } from './hull.js';
 import { DEFAULT_FRICTION, DEFAULT_RESTITUTION } from './material.js';
 import { TriangleMeshData } from './mesh.js';
 import { poseFromQuaternion, POSE_STRIDE } from './pose.js';
 import {
-  SHAPE_BOX, SHAPE_CAPSULE, SHAPE_HEIGHTFIELD, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH,
+  SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX, SHAPE_HEIGHTFIELD, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH,
 } from './shape-types.js';
 
 export class CollisionShapeError extends Error {
@@ -28,6 +29,7 @@ export interface CompiledShape {
   mask: number;
   mesh: TriangleMeshData | null;
   heightfield: HeightfieldData | null;
+  hull: ConvexHullData | null;
   label: string;
 }
 
@@ -82,6 +84,7 @@ export function compileShape(desc: ShapeDesc, label: string, isStatic: boolean):
   let kind: number;
   let mesh: TriangleMeshData | null = null;
   let heightfield: HeightfieldData | null = null;
+  let hull: ConvexHullData | null = null;
   switch (g.type) {
     case 'sphere':
       kind = SHAPE_SPHERE;
@@ -144,11 +147,20 @@ export function compileShape(desc: ShapeDesc, label: string, isStatic: boolean):
       heightfield = new HeightfieldData(rows, cols, sx, sz, heights);
       break;
     }
-    case 'convex':
-      fail(where, 'convex hull shapes are not supported by collision detection; use sphere, capsule or box (or a static trimesh)', 'a convex hull');
+    case 'convex': {
+      kind = SHAPE_CONVEX;
+      const pts = g.points;
+      if (!Array.isArray(pts) && !ArrayBuffer.isView(pts)) fail(where, 'points must be an array of xyz numbers', pts);
+      try {
+        hull = new ConvexHullData(pts, where);
+      } catch (e) {
+        if (e instanceof Error && !(e instanceof TypeError)) throw new CollisionShapeError(e.message);
+        throw e;
+      }
       break;
+    }
     default:
-      fail(label, "geometry.type must be one of 'sphere', 'capsule', 'box', 'plane', 'trimesh', 'heightfield'", (g as { type: unknown }).type);
+      fail(label, "geometry.type must be one of 'sphere', 'capsule', 'box', 'convex', 'plane', 'trimesh', 'heightfield'", (g as { type: unknown }).type);
   }
 
   const p = desc.position === undefined ? [0, 0, 0] : finiteVector(where, 'position', desc.position, 3);
@@ -174,6 +186,7 @@ export function compileShape(desc: ShapeDesc, label: string, isStatic: boolean):
     mask: bits(where, 'mask', desc.mask, 0xffffffff),
     mesh,
     heightfield,
+    hull,
     label,
   };
 }

@@ -46,12 +46,12 @@ export class TriangleRef {
   source: TriangleSource | null = null;
 }
 
-/** Scratch: a normal to test (0..2), a point (3..5), a plane (6..9), a box face quad (10..18). */
-const TC = new Float64Array(19);
+/** Scratch: a normal to test (0..2; featureOwnsNormal reads it), a point (3..5), a plane (6..9), a box face quad (10..18). */
+export const TC = new Float64Array(19);
 const PLANE = TC.subarray(6, 10);
 
 /** Whether a contact with normal n = TC 0..2 on triangle feature f is this triangle's to report. */
-function featureOwnsNormal(tri: TriangleRef, f: number): boolean {
+export function featureOwnsNormal(tri: TriangleRef, f: number): boolean {
   if (f === TRI_FACE) return true;
   const nx = TC[0], ny = TC[1], nz = TC[2];
   const d = tri.data;
@@ -79,14 +79,14 @@ const EDGE_BIAS_REL = 0.05;
 const EDGE_BIAS_ABS = 1e-5;
 
 /** Whether triangle feature f (TRI_VERTEX0 + k, TRI_EDGE0 + k, TRI_FACE) is the face or a crease of the surface. */
-function featureIsCrease(f: number, flags: number): boolean {
+export function featureIsCrease(f: number, flags: number): boolean {
   if (f === TRI_FACE) return true;
   if (f >= TRI_EDGE0) return (flags & (EDGE_CONVEX_BIT << (f - TRI_EDGE0))) !== 0;
   return (flags & (VERTEX_CONVEX_BIT << f)) !== 0;
 }
 
 /** Feature of a triangle named by the set of its vertices (bit k = vertex k). */
-function featureOfVertexSet(mask: number): number {
+export function featureOfVertexSet(mask: number): number {
   switch (mask) {
     case 1: return 0;
     case 2: return 1;

@@ -116,7 +116,7 @@ export class ContactSource implements ConstraintSource {
         for (const s of b.model.shapes[i]) {
           const p = s.position ?? [0, 0, 0];
           const g = s.geometry;
-          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? Math.hypot(...g.halfExtents) : 0.5;
+          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? Math.hypot(...g.halfExtents) : g.type === 'convex' ? convexReach(g.points) : 0.5;
           r[i] = Math.max(r[i], Math.hypot(p[0], p[1], p[2]) + size);
         }
       }
@@ -263,4 +263,11 @@ export class ContactSource implements ConstraintSource {
     t2[1] = nz * t1[0] - nx * t1[2];
     t2[2] = nx * t1[1] - ny * t1[0];
   }
+}
+
+/** Largest distance of a hull's points from its origin. */
+function convexReach(points: ArrayLike<number>): number {
+  let r = 0;
+  for (let i = 0; i + 2 < points.length; i += 3) r = Math.max(r, Math.hypot(points[i], points[i + 1], points[i + 2]));
+  return r;
 }
