@@ -214,6 +214,17 @@ describe('coming to rest', () => {
     world.sleepEnabled = true;
     for (let s = 0; s < 60 && world.stats.sleeping < 10; s++) world.step(1 / 60);
     expect(world.stats.sleeping).toBe(10);
+    // asleep, the pile costs no contact generation (pairs of resting bodies and the ground are skipped)
+    world.step(1 / 60);
+    expect(world.collision.contacts.count).toBe(0);
+    // a ball dropped on it is found touching a sleeper, which wakes
+    let top = 0;
+    for (const b of bodies) top = Math.max(top, b.state.q[1]);
+    const ball = world.addBody(ballModel(0.1, 5, 0), { name: 'ball' });
+    ball.state.q.set([bodies[9].state.q[0], top + 0.6, bodies[9].state.q[2]]);
+    let woke = false;
+    for (let s = 0; s < 120 && !woke; s++) { world.step(1 / 60); woke = bodies.some((b) => !b.sleeping); }
+    expect(woke).toBe(true);
   });
 
   it('a character pushed sideways on frictionless ground keeps its horizontal momentum', () => {

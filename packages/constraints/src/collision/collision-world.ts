@@ -65,6 +65,8 @@ export class CollisionWorld {
   private slotOf = new Int32Array(0);
   private dirty = true;
   private bodyMargin = new Float64Array(0);
+  /** 1 for bodies at rest (asleep): pairs of resting or static shapes only are not collided. */
+  private bodyResting = new Uint8Array(0);
 
   constructor(options: CollisionWorldOptions = {}) {
     const margin = options.margin ?? 0.005;
@@ -121,6 +123,22 @@ export class CollisionWorld {
       this.bodyMargin = grown;
     }
     this.bodyMargin[body] = margin;
+  }
+
+  /**
+   * Marks a body as resting (asleep) or not. Pairs whose shapes all belong to resting bodies or to
+   * static geometry are skipped by the narrow phase: nothing there moves, so a sleeping pile costs
+   * no contact generation. A pair with one moving body is collided as always (that is how a
+   * sleeper is found to be touched).
+   */
+  setBodyResting(body: number, resting: boolean): void {
+    if (body >= this.bodyResting.length) {
+      if (!resting) return;
+      const grown = new Uint8Array(Math.max(body + 1, 2 * this.bodyResting.length));
+      grown.set(this.bodyResting);
+      this.bodyResting = grown;
+    }
+    this.bodyResting[body] = resting ? 1 : 0;
   }
 
   /** Turns collisions between links of the same body on or off. */
@@ -211,6 +229,8 @@ export class CollisionWorld {
     const ordered = dynamic.concat(statics);
     const store = new ShapeStore(ordered.length, dynamic.length);
     this.slotOf = new Int32Array(this.records.length);
+    // boxes meet hulls as hulls: their hulls are built only when there are hulls to meet
+    const anyHull = ordered.some((r) => r.compiled.kind === SHAPE_CONVEX);
     for (let s = 0; s < ordered.length; s++) {
       const r = ordered[s], c = r.compiled;
       this.slotOf[r.handle] = s;
@@ -227,7 +247,7 @@ export class CollisionWorld {
       store.bounded[s] = c.kind === SHAPE_PLANE ? 0 : 1;
       store.mesh[s] = c.mesh;
       store.heightfield[s] = c.heightfield;
-      store.hull[s] = c.hull ?? (c.kind === SHAPE_BOX ? boxHull(c.params[0], c.params[1], c.params[2]) : null);
+      store.hull[s] = c.hull ?? (c.kind === SHAPE_BOX && anyHull ? boxHull(c.params[0], c.params[1], c.params[2]) : null);
     }
     this.store = store;
     for (let s = store.dynamicCount; s < store.slotCount; s++) this.placeStatic(s);
@@ -297,7 +317,7 @@ export class CollisionWorld {
   /** Narrow phase over the last broad-phase pairs into `contacts`. Returns the contact count. */
   generateContacts(): number {
     this.contacts.clear();
-    this.narrow.run(this.store, this.broad.pairs, this.broad.count, this.contacts);
+    this.narrow.run(this.store, this.broad.pairs, this.broad.count, this.contacts, this.bodyResting);
     return this.contacts.count;
   }
 

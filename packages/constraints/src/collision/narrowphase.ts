@@ -48,14 +48,19 @@ export class NarrowPhase {
   }
 
   /**
-   * Collides every pair and appends the manifolds to `out` (which the caller cleared). A pair's
+   * Collides every pair but those of resting (resting[body] = 1) or static shapes only, and appends
+   * the manifolds to `out` (which the caller cleared). A pair's
    * margin grows by the larger speculative margin of its two shapes (store.extraMargin); links of
    * one body move together, so their pairs keep the plain margin.
    */
-  run(store: ShapeStore, pairs: Int32Array, pairCount: number, out: ContactBuffer): void {
+  run(store: ShapeStore, pairs: Int32Array, pairCount: number, out: ContactBuffer, resting: Uint8Array): void {
     const extra = store.extraMargin, body = store.body, margin = this.margin;
+    const nr = resting.length;
     for (let i = 0; i < pairCount; i++) {
       const a = pairs[2 * i], b = pairs[2 * i + 1];
+      const ba = body[a], bb = body[b];
+      // both sides at rest or static: nothing moves, no contacts needed
+      if ((ba < 0 || (ba < nr && resting[ba] === 1)) && (bb < 0 || (bb < nr && resting[bb] === 1))) continue;
       const spec = body[a] === body[b] ? 0 : extra[a] > extra[b] ? extra[a] : extra[b];
       this.builder.margin = margin + spec;
       this.collidePair(store, a, b, out);

@@ -129,6 +129,7 @@ export class ContactSource implements ConstraintSource {
   detect(bodies: readonly Body[]): number {
     if (this.linkPoses.length !== bodies.length) this.linkPoses = bodies.map((b) => b.state.work.pose);
     if (this.collision.shapeCount === 0) { this.count = 0; return 0; }
+    for (let i = 0; i < bodies.length; i++) this.collision.setBodyResting(bodies[i].index, bodies[i].sleeping);
     let n = this.collision.detect(this.linkPoses);
     if (this.collision.overflowed) {
       // grow once and detect again (allocates only when a larger scene appears)
