@@ -4,7 +4,7 @@
  * walk that never ends, one gait cycle of it repeated around a circle (walkingCircle).
  */
 import { characterFromJSON, humanoid, importBvh, BVH_SCALE, CMU_TO_HUMANOID, JointTrajectory, retargetClip, type RetargetedClip } from '@sinew/characters';
-import { forwardKinematics, JointType, massMatrix, State, type Model } from '@sinew/featherstone';
+import { forwardKinematics, JointType, setJointDampingTimeConstant, State, type Model } from '@sinew/featherstone';
 import type { SceneContext, SceneView } from '../sim/scene.js';
 
 export const CMU_WALK = 'data/cmu_02_01_walk.bvh';
@@ -23,25 +23,14 @@ export const WALKER_COLORS = [
 /**
  * The humanoid preset (1.8 m, 75 kg, no drives of its own), with viscous damping at every joint
  * but the root: a limp ragdoll's muscles and tissue are not frictionless. The damping is given as
- * a rate (1/s) and scaled by each joint's inertia (the diagonal of the mass matrix in the neutral
- * pose): the damping torque is applied explicitly, so a fixed N m s / rad that suits a hip would
- * make a hand unstable.
+ * a rate (1/s) and sized by the inertia each joint moves (setJointDampingTimeConstant with time
+ * constant 1 / rate), so a hand settles as quickly as a hip.
  */
 export function humanoidModel(options: { height?: number; mass?: number; dampingRate?: number } = {}): Model {
-  const desc = humanoid({ height: options.height ?? 1.8, mass: options.mass ?? 75, driveSettleTime: null });
-  const plain = characterFromJSON(desc).model;
+  const model = characterFromJSON(humanoid({ height: options.height ?? 1.8, mass: options.mass ?? 75, driveSettleTime: null })).model;
   const rate = options.dampingRate ?? 0;
-  if (!(rate > 0)) return plain;
-  const nv = plain.nv;
-  const M = massMatrix(plain, new State(plain), new Float64Array(nv * nv));
-  desc.links.forEach((link, i) => {
-    if (link.joint.type === 'free' || link.joint.type === 'fixed') return;
-    const v = plain.vOffset[i];
-    let sum = 0;
-    for (let k = 0; k < plain.jointNv[i]; k++) sum += M[(v + k) * nv + v + k];
-    link.joint.damping = (rate * sum) / plain.jointNv[i];
-  });
-  return characterFromJSON(desc).model;
+  if (rate > 0) setJointDampingTimeConstant(model, 1 / rate);
+  return model;
 }
 
 /** The CMU walk on the humanoid (frame 0 of cgspeed's files is a reference pose: it starts at frame 1). */
