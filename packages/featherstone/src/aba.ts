@@ -30,7 +30,7 @@ export function forwardDynamics(model: Model, state: State, outQdd: Arr = state.
 
 /** work.jointArmature = armature + h damping, h the state's implicitDampingStep (see State). */
 function jointArmature(model: Model, state: State): void {
-  const w = state.work, h = state.implicitDampingStep;
+  const w = state.work, h = w.dampingStep[0];
   if (!(h >= 0) || !(h - h === 0)) throw new RangeError(`implicitDampingStep must be a finite number >= 0, got ${h}`);
   const arm = model.armature, damping = model.damping, out = w.jointArmature;
   for (let d = 0; d < model.nv; d++) out[d] = arm[d] + h * damping[d];

@@ -111,9 +111,7 @@ export function simulate(model: Model, state: State, dt: number, substeps = 1): 
   if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`simulate: time step must be a positive finite number, got ${dt}`);
   if (!(Number.isInteger(substeps) && substeps >= 1)) throw new RangeError(`simulate: substeps must be a positive integer, got ${substeps}`);
   const h = dt / substeps;
-  // joint damping by backward Euler, stable for any damping (stored only when it changes: writing
-  // a fresh double into the field would put a number on the heap at every call)
-  if (state.implicitDampingStep !== h) state.implicitDampingStep = h;
+  state.work.dampingStep[0] = h; // joint damping by backward Euler: stable for any damping (State.implicitDampingStep)
   for (let s = 0; s < substeps; s++) {
     const qdd = forwardDynamics(model, state);
     integrateSemiImplicit(model, state, qdd, h);

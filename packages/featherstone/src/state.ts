@@ -27,6 +27,8 @@ export class Workspace {
   readonly Dinv: Float64Array;
   /** What the articulated-body algorithm adds to each joint's D: armature + h damping, h the state's implicitDampingStep (nv). */
   readonly jointArmature: Float64Array;
+  /** [h]: the state's implicitDampingStep (kept in an array: a double written to a field may go on the heap). */
+  readonly dampingStep = new Float64Array(1);
   /** u = tau - S^T p^A, 6 per link. */
   readonly u: Float64Array;
   /** Scratch for AccelerationDeltas: dp (6 per link), du (6 per link), stamps. */
@@ -106,7 +108,12 @@ export class State {
    * semi-implicit Euler step (backward Euler, stable for any damping; MuJoCo's implicit damping).
    * 0 (the default) takes it explicitly, -damping qd. simulate() and the World set it.
    */
-  implicitDampingStep = 0;
+  get implicitDampingStep(): number {
+    return this.work.dampingStep[0];
+  }
+  set implicitDampingStep(h: number) {
+    this.work.dampingStep[0] = h;
+  }
 
   constructor(model: Model) {
     this.model = model;
