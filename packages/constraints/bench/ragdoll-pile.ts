@@ -4,7 +4,8 @@
  *
  * Ragdolls are the package's 20-link, 44-dof humanoid tree (test/humanoid-fixture.ts: free pelvis,
  * spherical spine, neck, shoulders, wrists, hips and tail, hinge elbows, knees, ankles and toes,
- * capsule limbs, box torso, hands and feet, joint limits; 71.1 kg). They start lying face down in
+ * capsule limbs, box torso, hands and feet, joint limits; 71.1 kg) with a ragdoll's joint damping
+ * (time constant 0.25 s, what ragdollFromSkeleton gives by default). They start lying face down in
  * neutral pose, in piles of PILE_SIZE: two ragdolls per layer, 0.6 m apart, each layer turned 90
  * degrees from the one below (a criss-cross pile), LAYER_GAP between layers so nothing starts
  * interpenetrating. Piles stand on a square grid PILE_SPACING apart (a ragdoll is about 1.8 m
@@ -55,8 +56,11 @@ export function pileLayout(n: number): RootPose[] {
 
 /** The ragdoll model (one Model shared by every body). */
 export function ragdollModel(): Model {
-  return humanoidTree();
+  return humanoidTree({ dampingTime: RAGDOLL_DAMPING_TIME });
 }
+
+/** Joint damping time constant of the ragdolls (s; setJointDampingTimeConstant). */
+export const RAGDOLL_DAMPING_TIME = 0.25;
 
 /** A State of `model` at a root pose, every other joint neutral, forward kinematics done. */
 export function ragdollState(model: Model, pose: RootPose): State {

@@ -10,7 +10,8 @@
  *
  * Not the same as Sinew, and said so in the printed tables: the JS API of Rapier 0.21 has no joint
  * limits for multibody joints (JointData.intoRaw() passes limits for prismatic joints only, and
- * MultibodyJoint exposes no setLimits), so Rapier's ragdolls have no joint limits; Rapier runs its
+ * MultibodyJoint exposes no setLimits), so Rapier's ragdolls have no joint limits, and no joint
+ * damping either (multibody joints have no motors there to give it); Rapier runs its
  * default solver (4 iterations, soft contacts) where Sinew runs 30 PGS sweeps and stabilisation.
  */
 import type RAPIER_NS from '@dimforge/rapier3d-compat';

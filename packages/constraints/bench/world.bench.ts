@@ -270,8 +270,8 @@ for (const r of runs) {
   }
 }
 const cutShort = runs.filter((r) => !r.complete).map((r) => `${r.engine} ${r.n} (${r.variant}): ${r.note}`);
-printTable(`Sinew World.step, dt = 1/60, ragdoll piles (steps: measured/planned; split, contacts, rows, iterations: means per step; halvings: total) — ${COMMAND}`, sinewTable);
-printTable(`Rapier ${R.version()} (multibody joints, no joint limits: not in its JS API; default 4 solver iterations), same piles — ${COMMAND}`, rapierTable);
+printTable(`Sinew World.step, dt = 1/60, ragdoll piles (joint damping 0.25 s; steps: measured/planned; split, contacts, rows, iterations: means per step; halvings: total) — ${COMMAND}`, sinewTable);
+printTable(`Rapier ${R.version()} (multibody joints, no joint limits and no joint damping: not in its JS API; default 4 solver iterations), same piles — ${COMMAND}`, rapierTable);
 printTable(`Sinew beside Rapier per step, on the same (first k) steps of each phase: wall median, wall mean, process CPU mean — ${COMMAND}`, cmpTable);
 if (cutShort.length) console.log(`\ncut short by the time budget (BENCH_FULL=1 runs everything):\n  ${cutShort.join('\n  ')}`);
 const errs = runs.filter((r) => r.engine === 'sinew').flatMap((r) => PHASES.map((ph) => r.phases[ph].firstError).filter(Boolean));
