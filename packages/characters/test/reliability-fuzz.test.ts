@@ -753,17 +753,16 @@ describe('MJCF: importMJCF', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Known defect found by the fuzzer (SINEW_FUZZ_SEED=11), outside the importers
+// A defect the fuzzer found (SINEW_FUZZ_SEED=11) outside the importers, fixed in ragdollFromSkeleton
 // ---------------------------------------------------------------------------------------------
 
-describe('known defect: ragdollFromSkeleton of a valid Fox.glb with its hip turned 180 degrees', () => {
-  // A valid file (nodes[4] "b_Hip_01".rotation = [0, 1, 0, 0], a unit quaternion) imports fine,
-  // but the ragdoll's root links own no vertices and get minRadius spheres of 0.0017 kg (1/40000 of
-  // the 70 kg): the free root's articulated inertia is then a point mass plus a sliver of rotation,
-  // and with this pose it comes out indefinite (pivot -3.4e-11), so forwardDynamics throws at the
-  // neutral pose. The same hip turned by 90 degrees, or not at all, is fine. The fix belongs in
-  // motion/ragdoll.ts (a mass floor per link, or merging vertex-less bones), not in an importer.
-  it.fails('the ragdoll has finite dynamics at the neutral pose', () => {
+describe('ragdollFromSkeleton of a valid Fox.glb with its hip turned 180 degrees', () => {
+  // A valid file (nodes[4] "b_Hip_01".rotation = [0, 1, 0, 0], a unit quaternion). Its root links
+  // own no vertices and get minRadius spheres; at 1/40000 of the 70 kg (the former mass floor of
+  // 1e-6 of the total let them be that light) the free root's articulated inertia came out
+  // indefinite at the neutral pose (pivot -3.4e-11) and forwardDynamics threw. Every bone
+  // of no segment now keeps at least 1e-3 of the total.
+  it('the ragdoll has finite dynamics at the neutral pose', () => {
     const { json, bin } = splitGlb(readBytes('gltf/Fox.glb'));
     json.nodes[4].rotation = [0, 1, 0, 0];
     const g = importGltf(joinGlb(json, bin), { file: 'Fox.glb' });

@@ -218,7 +218,8 @@ function boneTip(skeleton: Skeleton, i: number, tips: Float64Array[], minVertice
  * volume; a bone without a side in its name takes its nearest sided ancestor's. A bilateral
  * segment whose bones have no side at all gets both sides' share. Fractions are
  * renormalised over the segments present; bones of no segment (and bones that own no vertices
- * of a skinned character) get the mean density of the classified ones (all by volume when none is classified); the sum is scaled to the total mass.
+ * of a skinned character) get the mean density of the classified ones (all by volume when none is classified); the sum is scaled to the total mass,
+ * with no bone of no segment below 1e-3 of it.
  */
 function distributeMass(skeleton: Skeleton, segments: (BodySegment | null)[], capsules: RagdollCapsule[], fractions: Record<BodySegment, number>, total: number): Float64Array {
   const n = segments.length;
@@ -254,8 +255,12 @@ function distributeMass(skeleton: Skeleton, segments: (BodySegment | null)[], ca
     if (!(m[i] > 0)) m[i] = density * volume[i];
     sum += m[i];
   }
-  // a bone of a zero-fraction segment still needs positive mass: floor at 1e-6 of the total
-  for (let i = 0; i < n; i++) m[i] = Math.max((m[i] * total) / sum, 1e-6 * total);
+  // Floors: a bone of a zero-fraction segment still needs positive mass (1e-6 of the total); a bone
+  // of no segment (one that owns no vertices: a tiny sphere of minRadius) keeps 1e-3 of the total,
+  // because a root of a few grams carrying a 70 kg body through ball joints leaves the free joint's
+  // articulated inertia at the mercy of rounding (a Fox skeleton with its hip turned 180 degrees
+  // came out indefinite, pivot -3e-11, at 1/40000 of the total). Classified bones keep their share.
+  for (let i = 0; i < n; i++) m[i] = Math.max((m[i] * total) / sum, (groupOf[i] === null ? 1e-3 : 1e-6) * total);
   sum = m.reduce((a, b) => a + b, 0);
   for (let i = 0; i < n; i++) m[i] *= total / sum;
   return m;
