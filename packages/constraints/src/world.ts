@@ -153,7 +153,21 @@ export class World {
   readonly sources: ConstraintSource[] = [];
   readonly limits: JointLimits;
   readonly gravity: Float64Array;
-  time = 0;
+  /**
+   * The step's numbers that change every step: simulated time (0), the length of the current
+   * attempt (1: set before advance(), left as the time actually advanced) and the worst
+   * violation's ratio to its tolerance (2). In an array: a double written to an object's field may
+   * be put on the heap at every write (always, once the engine has seen two Worlds disagree on the
+   * field's representation), a typed array's slot never is.
+   */
+  private readonly scalars = new Float64Array(3);
+  /** Simulated time (s). */
+  get time(): number {
+    return this.scalars[0];
+  }
+  set time(t: number) {
+    this.scalars[0] = t;
+  }
   substeps: number;
   solverOptions: PgsOptions;
   stabilization: StabilizationMode;
@@ -325,7 +339,7 @@ export class World {
     st.rows = 0; st.islands = 0; st.iterations = 0; st.residual = 0; st.halvings = 0; st.impacts = 0; st.errorBefore = 0; st.errorAfter = 0; st.error = '';
     st.ms.rows = 0; st.ms.dynamics = 0; st.ms.k = 0; st.ms.solve = 0; st.ms.integrate = 0; st.ms.stabilize = 0;
     const h = dt / this.substeps;
-    const time0 = this.time;
+    const time0 = this.scalars[0];
     for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; if (b.sleeping && hasLoad(b)) this.wake(b); }
     for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
     try {
@@ -333,9 +347,9 @@ export class World {
         let remaining = h;
         // guard against endless tiny steps: at most 2^(maxHalvings + 1) pieces per sub-step
         for (let piece = 0; remaining > h * 1e-9 && piece < 1 << Math.min(20, this.maxHalvings + 1); piece++) {
-          this.attempt = remaining;
+          this.scalars[1] = remaining;
           this.advance();
-          remaining -= this.attempt;
+          remaining -= this.scalars[1];
         }
       }
       st.error = this.checkFinite();
@@ -350,7 +364,7 @@ export class World {
     }
     if (st.error) this.rollBack(time0 + dt);
     for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.state.clearForces(); }
-    st.time = this.time;
+    st.time = this.scalars[0];
     return st;
   }
 
@@ -363,7 +377,7 @@ export class World {
       b.state.work.dynamicsValid = false;
     }
     this.warm.clear();
-    this.time = time;
+    this.scalars[0] = time;
   }
 
   /** '' when every state is finite, else which body and joint went non-finite. */
@@ -386,8 +400,6 @@ export class World {
    * that takes it.
    */
   private stepLength: number | null = null;
-  /** The result of violation(). */
-  private worstViolation = 0;
   /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
   private readonly scalar = new Float64Array(1);
 
@@ -400,16 +412,11 @@ export class World {
     return this.stepContext;
   }
 
-  /**
-   * The step length of the current attempt of advance(): set before it, and left as the time
-   * actually advanced (a field, as a double argument or return would be boxed on the heap).
-   */
-  private attempt = 0;
-
-  /** One attempt of Step() of length this.attempt; leaves the time actually advanced there. */
+  /** One attempt of Step() of length scalars[1]; leaves the time actually advanced there. */
   private advance(): void {
     // the step length as a number object that stays the same from step to step (see stepLength)
-    if (this.stepLength !== this.attempt) this.stepLength = this.attempt;
+    const attempt = this.scalars[1];
+    if (this.stepLength !== attempt) this.stepLength = attempt;
     const h = this.stepLength as number;
     const st = this.stats;
     const bodies = this.bodies;
@@ -472,13 +479,13 @@ export class World {
       }
       if (halvings >= this.maxHalvings) break;
       this.violation(rows, ctx);
-      if (this.worstViolation <= 1) break;
+      if (this.scalars[2] <= 1) break;
       for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) b.restore(); }
       this.stepLength = (this.stepLength as number) * 0.5;
       st.halvings++;
     }
     const hTry = this.stepLength as number;
-    this.time += hTry;
+    this.scalars[0] += hTry;
     t1 = this.clock();
     st.ms.integrate += t1 - t0;
     if (this.stabilization === 'post') this.postStabilize(hTry, nIslands);
@@ -488,7 +495,7 @@ export class World {
     st.contacts = this.contacts.count;
     st.maxPenetration = this.contacts.maxDepth;
     if (this.sleepEnabled) this.updateSleep(hTry, nIslands);
-    this.attempt = hTry;
+    this.scalars[1] = hTry;
   }
 
   /** Joint speeds beyond maxJointSpeed brought back to it (joints other than free ones); counted in stats.clampedSpeeds. */
@@ -633,7 +640,7 @@ export class World {
    * measured exactly through the rows' position measures: every contact the step could make is
    * among them (speculative margins), so a body that would pass a thin wall is caught too. Returned
    * as the worst ratio of a violation to its tolerance (contacts: backtrackTolerance; sources, such
-   * as joint limits, their own), so the step is halved above 1. The result goes to worstViolation
+   * as joint limits, their own), so the step is halved above 1. The result goes to scalars[2]
    * (a field: a returned double would be boxed on the heap).
    */
   private violation(rows: RowBuffer, ctx: StepContext): void {
@@ -659,7 +666,7 @@ export class World {
       const g = (this.scalar[0] + off) / (tag === RowTag.Limit ? limitTolerance : this.backtrackTolerance);
       if (-g > worst) worst = -g;
     }
-    this.worstViolation = worst;
+    this.scalars[2] = worst;
   }
 
   /** Groups rows by island (bodies linked by two-body rows). Returns the island count. */

@@ -26,8 +26,12 @@ export class GridBroadPhase {
   pairs: Int32Array = new Int32Array(0);
   count = 0;
   required = 0;
+  /** [cell size] (a typed array: a double in a field may be boxed at every write). */
+  private readonly cell = new Float64Array(1);
   /** Cell size (m) used by the last call. */
-  cellSize = 0;
+  get cellSize(): number {
+    return this.cell[0];
+  }
   private rawLo: Int32Array = new Int32Array(0);
   private rawHi: Int32Array = new Int32Array(0);
   private _capacity = 0;
@@ -111,7 +115,7 @@ export class GridBroadPhase {
     }
     if (counted === 0) return 0;
     const cell = Math.max(2 * (sum / counted), 1e-3);
-    this.cellSize = cell;
+    this.cell[0] = cell;
 
     // Classify and enter the shapes.
     let entries = 0;
