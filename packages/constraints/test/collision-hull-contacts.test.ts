@@ -226,6 +226,37 @@ describe('hulls in the World', () => {
   }
 });
 
+describe('static hulls', () => {
+  it('a frictionless ball dropped on a static hull ramp slides down its slope, does not sink, and ends on the ground beyond it', () => {
+    // a wedge: 1 m long along x, rising from 0 at x = +0.5 to 0.4 m at x = -0.5, 1 m wide
+    const wedge = [-0.5, 0, -0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0, 0.5, -0.5, 0.4, -0.5, -0.5, 0.4, 0.5];
+    const world = new World({ sleep: false });
+    world.addStatic({ geometry: { type: 'plane' } });
+    world.addStatic({ geometry: { type: 'convex', points: wedge }, friction: 0.8 });
+    const r = 0.05, m = 1;
+    const b = new ModelBuilder();
+    b.addLink({ name: 'ball', parent: null, joint: { type: 'free' }, mass: m, inertia: [0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r, 0, 0, 0], shapes: [{ geometry: { type: 'sphere', radius: r }, friction: 0 }] });
+    const ball = world.addBody(b.build());
+    ball.state.q.set([-0.3, 0.6, 0]);
+    // the slope's surface height at x and the ball's clearance above it (along the face normal)
+    const slope = 0.4, len = Math.hypot(1, slope), nx = slope / len, ny = 1 / len;
+    let worst = 0, onRamp = 0;
+    for (let s = 0; s < 240; s++) {
+      world.step(1 / 60);
+      const [x, y] = ball.state.q;
+      if (x > -0.45 && x < 0.45 && y < 0.5) {
+        const clearance = nx * (x - 0.5) + ny * y - r; // signed distance of the ball from the slope plane
+        worst = Math.min(worst, clearance);
+        onRamp++;
+      }
+    }
+    expect(onRamp).toBeGreaterThan(5);
+    expect(worst).toBeGreaterThan(-2e-3);
+    expect(ball.state.q[0]).toBeGreaterThan(0.5);
+    expect(Math.abs(ball.state.q[1] - r)).toBeLessThan(2e-3);
+  });
+});
+
 describe('a humanoid tree with convex feet and hands', () => {
   it('dropped from 1 m, rests within 5 s (KE < 1e-3 J, no contact deeper than 5 mm) with its hull feet and hands touching the ground, then sleeps', () => {
     const world = new World({ substeps: 4 });

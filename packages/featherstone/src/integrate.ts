@@ -20,28 +20,31 @@ import { freeRootCount, freeRootMomenta, restoreFreeRootMomenta } from './moment
 /**
  * One semi-implicit Euler step with the given accelerations. For models with free-floating roots
  * the root velocities are then corrected so the position update changes no momentum
- * (momentum-correction.ts); `preserveMomentum: false` skips that.
+ * (momentum-correction.ts); `preserveMomentum: false` skips that. `freeFlight` (default true)
+ * moves a free joint's origin by its world velocity at the end of the step (advanceFreeJoint);
+ * false keeps the midpoint rule of integrateJoint, which a constraint solver that measured the
+ * step's velocities in the links' starting frames was validated with.
  */
-export function integrateSemiImplicit(model: Model, state: State, qdd: ArrayLike<number>, dt: number, preserveMomentum = true): void {
+export function integrateSemiImplicit(model: Model, state: State, qdd: ArrayLike<number>, dt: number, preserveMomentum = true, freeFlight = true): void {
   const { q, qd } = state;
   const roots = preserveMomentum ? freeRootCount(model) : 0;
   if (roots > 0) {
     const target = state.work.momentumScratch;
     forwardKinematics(model, state, true);
     freeRootMomenta(model, state, qdd, dt, target);
-    advanceJoints(model, q, qd, qdd, dt);
+    advanceJoints(model, q, qd, qdd, dt, freeFlight);
     restoreFreeRootMomenta(model, state, target);
   } else {
-    advanceJoints(model, q, qd, qdd, dt);
+    advanceJoints(model, q, qd, qdd, dt, freeFlight);
   }
   state.work.dynamicsValid = false;
 }
 
 /** qd += dt qdd and q moves along the new qd, joint by joint (free joints: advanceFreeJoint). */
-function advanceJoints(model: Model, q: Arr, qd: Arr, qdd: ArrayLike<number>, dt: number): void {
+function advanceJoints(model: Model, q: Arr, qd: Arr, qdd: ArrayLike<number>, dt: number, freeFlight: boolean): void {
   for (let i = 0; i < model.nLinks; i++) {
     const t = model.jointType[i], vo = model.vOffset[i];
-    if (t === JointType.free) { advanceFreeJoint(q, model.qOffset[i], qd, vo, qdd, dt); continue; }
+    if (t === JointType.free) { advanceFreeJoint(q, model.qOffset[i], qd, vo, qdd, dt, freeFlight); continue; }
     for (let d = vo; d < vo + model.jointNv[i]; d++) qd[d] += dt * qdd[d];
     integrateJoint(t, q, model.qOffset[i], qd, vo, dt);
   }
@@ -55,14 +58,36 @@ function advanceJoints(model: Model, q: Arr, qd: Arr, qdd: ArrayLike<number>, dt
  *   v(h) = exp(-[w] h) v + h a = v + h v_dot + d,   d = exp(-[w] h) v - v + h w x v,
  * which keeps |v| of a body spinning in free flight. d depends only on the state at the start of
  * the step (freeJointTurn), so a constraint solver that predicts qd + h qdd adds it and stays exact.
- * The pose then moves along the new twist as for every other joint (integrateJoint).
+ * The orientation then turns by the new w; the origin moves by h times the world velocity at the
+ * end of the step, R0 (v + h a), exact for Euler in the world frame (freeFlight; else by the
+ * midpoint rule of integrateJoint).
  */
-function advanceFreeJoint(q: Arr, qo: number, qd: Arr, vo: number, qdd: ArrayLike<number>, dt: number): void {
+function advanceFreeJoint(q: Arr, qo: number, qd: Arr, vo: number, qdd: ArrayLike<number>, dt: number, freeFlight: boolean): void {
   const s = freeScratch;
+  if (!freeFlight) {
+    freeJointTurnAt(qd, vo, dt, s, 0);
+    for (let e = 0; e < 6; e++) qd[vo + e] += dt * qdd[vo + e];
+    qd[vo + 3] += s[3]; qd[vo + 4] += s[4]; qd[vo + 5] += s[5];
+    integrateJoint(JointType.free, q, qo, qd, vo, dt);
+    return;
+  }
+  // the world velocity of the origin at the end of the step, u = R0 (v + h a) with a = v_dot + w x v
+  // the classical acceleration (start frame and values): the position moves by h u, semi-implicit
+  // Euler in the world frame, whatever the spin (integrateJoint's midpoint rule, right for a
+  // constant twist, would turn a spinning body's flight by half a step's turn off its line)
+  const wx = qd[vo], wy = qd[vo + 1], wz = qd[vo + 2], vx = qd[vo + 3], vy = qd[vo + 4], vz = qd[vo + 5];
+  const lx = vx + dt * (qdd[vo + 3] + wy * vz - wz * vy);
+  const ly = vy + dt * (qdd[vo + 4] + wz * vx - wx * vz);
+  const lz = vz + dt * (qdd[vo + 5] + wx * vy - wy * vx);
+  const x = q[qo + 3], y = q[qo + 4], z = q[qo + 5], w = q[qo + 6];
+  const tx = 2 * (y * lz - z * ly), ty = 2 * (z * lx - x * lz), tz = 2 * (x * ly - y * lx);
+  const ux = lx + w * tx + (y * tz - z * ty), uy = ly + w * ty + (z * tx - x * tz), uz = lz + w * tz + (x * ty - y * tx);
   freeJointTurnAt(qd, vo, dt, s, 0);
   for (let e = 0; e < 6; e++) qd[vo + e] += dt * qdd[vo + e];
   qd[vo + 3] += s[3]; qd[vo + 4] += s[4]; qd[vo + 5] += s[5];
-  integrateJoint(JointType.free, q, qo, qd, vo, dt);
+  // the orientation turns by the new angular velocity (as a ball joint's); the origin moves by h u
+  integrateJoint(JointType.spherical, q, qo + 3, qd, vo, dt);
+  q[qo] += dt * ux; q[qo + 1] += dt * uy; q[qo + 2] += dt * uz;
 }
 
 /**
