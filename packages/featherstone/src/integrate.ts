@@ -64,27 +64,25 @@ function advanceJoints(model: Model, q: Arr, qd: Arr, qdd: ArrayLike<number>, dt
  */
 function advanceFreeJoint(q: Arr, qo: number, qd: Arr, vo: number, qdd: ArrayLike<number>, dt: number, freeFlight: boolean): void {
   const s = freeScratch;
-  if (!freeFlight) {
-    freeJointTurnAt(qd, vo, dt, s, 0);
-    for (let e = 0; e < 6; e++) qd[vo + e] += dt * qdd[vo + e];
-    qd[vo + 3] += s[3]; qd[vo + 4] += s[4]; qd[vo + 5] += s[5];
-    integrateJoint(JointType.free, q, qo, qd, vo, dt);
-    return;
+  // freeFlight: the world velocity of the origin at the end of the step, u = R0 (v + h a) with
+  // a = v_dot + w x v the classical acceleration (start frame and values), into s[0..2]: the origin
+  // moves by h u, semi-implicit Euler in the world frame, whatever the spin (integrateJoint's
+  // midpoint rule, right for a constant twist, would turn a spinning body's flight by half a
+  // step's turn off its line)
+  if (freeFlight) {
+    const wx = qd[vo], wy = qd[vo + 1], wz = qd[vo + 2], vx = qd[vo + 3], vy = qd[vo + 4], vz = qd[vo + 5];
+    const lx = vx + dt * (qdd[vo + 3] + wy * vz - wz * vy);
+    const ly = vy + dt * (qdd[vo + 4] + wz * vx - wx * vz);
+    const lz = vz + dt * (qdd[vo + 5] + wx * vy - wy * vx);
+    const x = q[qo + 3], y = q[qo + 4], z = q[qo + 5], w = q[qo + 6];
+    const tx = 2 * (y * lz - z * ly), ty = 2 * (z * lx - x * lz), tz = 2 * (x * ly - y * lx);
+    s[0] = lx + w * tx + (y * tz - z * ty); s[1] = ly + w * ty + (z * tx - x * tz); s[2] = lz + w * tz + (x * ty - y * tx);
   }
-  // the world velocity of the origin at the end of the step, u = R0 (v + h a) with a = v_dot + w x v
-  // the classical acceleration (start frame and values): the position moves by h u, semi-implicit
-  // Euler in the world frame, whatever the spin (integrateJoint's midpoint rule, right for a
-  // constant twist, would turn a spinning body's flight by half a step's turn off its line)
-  const wx = qd[vo], wy = qd[vo + 1], wz = qd[vo + 2], vx = qd[vo + 3], vy = qd[vo + 4], vz = qd[vo + 5];
-  const lx = vx + dt * (qdd[vo + 3] + wy * vz - wz * vy);
-  const ly = vy + dt * (qdd[vo + 4] + wz * vx - wx * vz);
-  const lz = vz + dt * (qdd[vo + 5] + wx * vy - wy * vx);
-  const x = q[qo + 3], y = q[qo + 4], z = q[qo + 5], w = q[qo + 6];
-  const tx = 2 * (y * lz - z * ly), ty = 2 * (z * lx - x * lz), tz = 2 * (x * ly - y * lx);
-  const ux = lx + w * tx + (y * tz - z * ty), uy = ly + w * ty + (z * tx - x * tz), uz = lz + w * tz + (x * ty - y * tx);
+  const ux = s[0], uy = s[1], uz = s[2];
   freeJointTurnAt(qd, vo, dt, s, 0);
   for (let e = 0; e < 6; e++) qd[vo + e] += dt * qdd[vo + e];
   qd[vo + 3] += s[3]; qd[vo + 4] += s[4]; qd[vo + 5] += s[5];
+  if (!freeFlight) { integrateJoint(JointType.free, q, qo, qd, vo, dt); return; }
   // the orientation turns by the new angular velocity (as a ball joint's); the origin moves by h u
   integrateJoint(JointType.spherical, q, qo + 3, qd, vo, dt);
   q[qo] += dt * ux; q[qo + 1] += dt * uy; q[qo + 2] += dt * uz;

@@ -149,18 +149,20 @@ export function hullHullContact(pa: Float64Array, oa: number, A: ConvexHullData,
     }
   }
   const faceBest = sB > sA + FACE_B_BIAS_REL * Math.abs(sA) + FACE_B_BIAS_ABS ? sB : sA;
-  if (edgeA >= 0 && sE > faceBest + EDGE_BIAS_REL * Math.abs(faceBest) + EDGE_BIAS_ABS) {
-    edgeContact(edgeA, edgeB, sE, A, B, out);
-  } else {
+  if (!(edgeA >= 0 && sE > faceBest + EDGE_BIAS_REL * Math.abs(faceBest) + EDGE_BIAS_ABS)) {
     // reference face on A (outward normal towards B, incident face on B) or on B. When the incident
     // face misses the reference face's prism (the faces and the best edge pair within the bias of
     // each other, the shapes meeting near an edge), the edge pair or the other face makes the contact.
     const refA = faceBest === sA;
     if (refA ? faceManifold(A, faceA, PA, VA, B, PB, VB, 0, out) : faceManifold(B, faceB, PB, VB, A, PA, VA, 1, out)) return;
-    if (edgeA >= 0) edgeContact(edgeA, edgeB, sE, A, B, out);
-    else if (refA) faceManifold(B, faceB, PB, VB, A, PA, VA, 1, out);
-    else faceManifold(A, faceA, PA, VA, B, PB, VB, 0, out);
+    if (edgeA < 0) {
+      if (refA) faceManifold(B, faceB, PB, VB, A, PA, VA, 1, out);
+      else faceManifold(A, faceA, PA, VA, B, PB, VB, 0, out);
+      return;
+    }
   }
+  H[13] = sE;
+  edgeContact(3 * A.edges[2 * edgeA], 3 * A.edges[2 * edgeA + 1], 3 * B.edges[2 * edgeB], 3 * B.edges[2 * edgeB + 1], (1 << 29) | (edgeA << 14) | edgeB, out);
 }
 
 /**
@@ -181,17 +183,19 @@ function edgeAxis(a0: number, a1: number, b0: number, b1: number): boolean {
   return true;
 }
 
-/** One point at the closest points of A's edge i and B's edge j; the axis (A to B) in H 10..12. */
-function edgeContact(i: number, j: number, s: number, A: ConvexHullData, B: ConvexHullData, out: ManifoldBuilder): void {
+/**
+ * One point at the closest points of the edge a0 -> a1 of VA and the edge b0 -> b1 of VB (vertex
+ * offsets); the axis (A to B) in H 10..12, its separation in H 13.
+ */
+function edgeContact(a0: number, a1: number, b0: number, b1: number, feature: number, out: ManifoldBuilder): void {
   const g = SEG;
-  const a0 = 3 * A.edges[2 * i], a1 = 3 * A.edges[2 * i + 1], b0 = 3 * B.edges[2 * j], b1 = 3 * B.edges[2 * j + 1];
   for (let k = 0; k < 3; k++) { g[k] = VA[a0 + k]; g[3 + k] = VA[a1 + k]; g[6 + k] = VB[b0 + k]; g[9 + k] = VB[b1 + k]; }
   closestSegmentSegment();
   const t = g[12];
   const c = out.next;
   for (let k = 0; k < 3; k++) { c[k] = g[k] + t * (g[3 + k] - g[k]); c[3 + k] = -H[10 + k]; }
-  c[6] = -s;
-  out.push((1 << 29) | (i << 14) | j);
+  c[6] = -H[13];
+  out.push(feature);
 }
 
 /**
@@ -538,15 +542,8 @@ export function hullTriangleContact(pa: Float64Array, oa: number, A: ConvexHullD
   if (edgeA >= 0 && sE > faceBest + EDGE_BIAS_REL * Math.abs(faceBest) + EDGE_BIAS_ABS) {
     TC[0] = -H[10]; TC[1] = -H[11]; TC[2] = -H[12];
     if (!featureOwnsNormal(tri, TRI_EDGE0 + edgeK)) return;
-    const g = SEG;
-    const a0 = 3 * eA[2 * edgeA], a1 = 3 * eA[2 * edgeA + 1], b0 = 3 * edgeK, b1 = edgeK === 2 ? 0 : b0 + 3;
-    for (let k = 0; k < 3; k++) { g[k] = VA[a0 + k]; g[3 + k] = VA[a1 + k]; g[6 + k] = VB[b0 + k]; g[9 + k] = VB[b1 + k]; }
-    closestSegmentSegment();
-    const t = g[12];
-    const c = out.next;
-    for (let k = 0; k < 3; k++) { c[k] = g[k] + t * (g[3 + k] - g[k]); c[3 + k] = -H[10 + k]; }
-    c[6] = -sE;
-    out.push((1 << 29) | (edgeA << 14) | edgeK);
+    H[13] = sE;
+    edgeContact(3 * eA[2 * edgeA], 3 * eA[2 * edgeA + 1], 3 * edgeK, edgeK === 2 ? 0 : 3 * edgeK + 3, (1 << 29) | (edgeA << 14) | edgeK, out);
   } else if (kind === 1) {
     TC[0] = -PA[4 * which]; TC[1] = -PA[4 * which + 1]; TC[2] = -PA[4 * which + 2];
     if (!featureOwnsNormal(tri, winFeature)) return;

@@ -8,7 +8,7 @@
  * triangles under its bounds are collected (BVH for meshes, cell range for heightfields), each
  * triangle adds its points, and the pair's points are merged and reduced to at most four.
  */
-import { transformedAabb } from './aabb.js';
+import { primitiveAabb, transformedAabb } from './aabb.js';
 import { boxBoxContact } from './box-box.js';
 import { capsuleBoxContact, capsuleCapsuleContact } from './capsule-contacts.js';
 import type { ContactBuffer } from './contact-buffer.js';
@@ -118,29 +118,15 @@ export class NarrowPhase {
     relativePose(store.worldPose, POSE_STRIDE * b, store.worldPose, POSE_STRIDE * a, local, 0);
     for (let i = 0; i < POSE_STRIDE; i++) frame[i] = store.worldPose[POSE_STRIDE * b + i];
     m.frame = frame;
-    // Local bounds of the shape (from its pose and size, grown by the margin).
+    // Local bounds of the shape (from its pose and size, grown by the margin), as the world's (aabb.ts).
     const ka = store.kind[a];
     const p = store.params, qa = SHAPE_PARAM_STRIDE * a;
-    let ex: number, ey: number, ez: number;
-    if (ka === SHAPE_SPHERE) {
-      ex = ey = ez = p[qa];
-    } else if (ka === SHAPE_CAPSULE) {
-      ex = Math.abs(local[1]) * p[qa + 1] + p[qa];
-      ey = Math.abs(local[4]) * p[qa + 1] + p[qa];
-      ez = Math.abs(local[7]) * p[qa + 1] + p[qa];
-    } else if (ka === SHAPE_BOX) {
-      ex = Math.abs(local[0]) * p[qa] + Math.abs(local[1]) * p[qa + 1] + Math.abs(local[2]) * p[qa + 2];
-      ey = Math.abs(local[3]) * p[qa] + Math.abs(local[4]) * p[qa + 1] + Math.abs(local[5]) * p[qa + 2];
-      ez = Math.abs(local[6]) * p[qa] + Math.abs(local[7]) * p[qa + 1] + Math.abs(local[8]) * p[qa + 2];
-    } else {
-      ex = ey = ez = -1; // a hull: its own bounds, below
-    }
+    if (ka === SHAPE_CONVEX) transformedAabb((store.hull[a] as ConvexHullData).bounds, local, 0, 0, bounds, 0);
+    else primitiveAabb(ka, local, 0, p, qa, bounds, 0);
+    // grown here rather than through a call: a double passed to a call that is not inlined is boxed
     const margin = m.margin;
-    if (ex < 0) transformedAabb((store.hull[a] as ConvexHullData).bounds, local, 0, margin, bounds, 0);
-    else {
-      bounds[0] = local[9] - ex - margin; bounds[1] = local[10] - ey - margin; bounds[2] = local[11] - ez - margin;
-      bounds[3] = local[9] + ex + margin; bounds[4] = local[10] + ey + margin; bounds[5] = local[11] + ez + margin;
-    }
+    bounds[0] -= margin; bounds[1] -= margin; bounds[2] -= margin;
+    bounds[3] += margin; bounds[4] += margin; bounds[5] += margin;
 
     const mesh = store.mesh[b];
     if (mesh !== null) {
