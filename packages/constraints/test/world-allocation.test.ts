@@ -16,40 +16,17 @@
  * the optimising compiler has not yet replaced boxes its floating-point temporaries (a function
  * called once a step takes thousands of steps to become hot), so the worlds are stepped for a
  * while first, and a case passes once three batches in a row are within the bound, within a
- * budget of attempts. Timing is left to the benchmark.
+ * budget of batches. Timing is left to the benchmark.
  */
-import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { forwardKinematics } from '@sinew/featherstone';
 import { World } from '../src/index.js';
 import { humanoidTree } from './humanoid-fixture.js';
+import { describeBatches, youngGenerationGrowth, type GrowthMeasure } from '../../featherstone/test/young-generation.js';
 
-function youngGenerationUsed(): number {
-  for (const s of getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_used_size;
-  throw new Error('no new_space in this V8');
-}
-
-
-/** Bytes per step from the first run of three clean batches; Infinity if none within the budget. */
-function bytesPerStep(world: World, warmSteps: number, batch: number, bound: number, attempts = 30): number {
-  for (let i = 0; i < warmSteps; i++) world.step(1 / 60);
-  let streak = 0, worst = 0;
-  for (let k = 0; k < attempts; k++) {
-    const b0 = youngGenerationUsed();
-    const b1 = youngGenerationUsed();
-    for (let i = 0; i < batch; i++) world.step(1 / 60);
-    const b2 = youngGenerationUsed();
-    const perStep = (b2 - b1 - (b1 - b0)) / batch;
-    if (process.env.ALLOC_DEBUG) console.log(perStep);
-    if (Math.abs(perStep) < bound) {
-      worst = Math.max(worst, Math.abs(perStep));
-      if (++streak === 3) return worst;
-    } else {
-      streak = 0;
-      worst = 0;
-    }
-  }
-  return Infinity;
+/** Growth per step of a warm world (see young-generation.ts), within a budget of 60 batches. */
+function bytesPerStep(world: World, warmSteps: number, batch: number, bound: number): GrowthMeasure {
+  return youngGenerationGrowth(() => world.step(1 / 60), { warm: warmSteps, calls: batch, bound, attempts: 60 });
 }
 
 /** n humanoid trees lying side by side and across each other on the ground (contacts between them). */
@@ -69,22 +46,22 @@ function restingTrees(n: number, convexFeetAndHands = false): World {
 describe('allocation in World.step', () => {
   it('one ragdoll resting on the ground (dense solver): nothing allocated (under 4 bytes a step)', () => {
     const world = restingTrees(1);
-    const b = bytesPerStep(world, 4000, 200, 4);
-    console.log(`[allocation] 1 ragdoll: ${b.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts)`);
-    expect(b).toBeLessThan(4);
+    const m = bytesPerStep(world, 4000, 200, 4);
+    console.log(`[allocation] 1 ragdoll: ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts)`);
+    expect(m.perCall, describeBatches(m)).toBeLessThan(4);
   });
 
   it('three ragdolls in a heap (implicit solver, contacts between bodies): at most one number a step (under 20 bytes)', () => {
     const world = restingTrees(3);
-    const b = bytesPerStep(world, 2500, 60, 20);
-    console.log(`[allocation] 3 ragdolls: ${b.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts, ${world.stats.islands} islands)`);
+    const m = bytesPerStep(world, 2500, 60, 20);
+    console.log(`[allocation] 3 ragdolls: ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts, ${world.stats.islands} islands)`);
     expect(world.stats.rows).toBeGreaterThan(96); // the implicit solver runs
-    expect(b).toBeLessThan(20);
+    expect(m.perCall, describeBatches(m)).toBeLessThan(20);
   });
 
   it('two ragdolls with convex-hull feet and hands (hull contacts on the ground): under 20 bytes a step', () => {
     const world = restingTrees(2, true);
-    const b = bytesPerStep(world, 2500, 60, 20);
+    const m = bytesPerStep(world, 2500, 60, 20);
     const c = world.collision.contacts;
     let hullContacts = 0;
     for (let k = 0; k < c.count; k++) {
@@ -92,7 +69,7 @@ describe('allocation in World.step', () => {
       if (body >= 0 && /(foot|hand)$/.test(world.bodies[body].model.linkNames[c.i32[i + 3]])) hullContacts++;
     }
     expect(hullContacts).toBeGreaterThan(0);
-    console.log(`[allocation] 2 ragdolls with hull feet and hands: ${b.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts)`);
-    expect(b).toBeLessThan(20);
+    console.log(`[allocation] 2 ragdolls with hull feet and hands: ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts)`);
+    expect(m.perCall, describeBatches(m)).toBeLessThan(20);
   });
 });
