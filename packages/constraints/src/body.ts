@@ -27,6 +27,12 @@ export class Body {
   /** Scratch of nv numbers. */
   readonly scratch: Float64Array;
   /**
+   * A single rigid body on a free joint (a ball, a crate): it moves by featherstone's world rule
+   * (advanceFreeJoint) in flight and in contact, exact for flying and rolling. A tree moves its
+   * free root by the world rule in flight and by the screw rule while rows act on it (World.step).
+   */
+  readonly rigid: boolean;
+  /**
    * Step length (s) for which dynamics() takes the gyroscopic term of ball joints implicitly
    * (gyroscopic.ts); 0 leaves ABA's explicit accelerations. The World sets it every step.
    */
@@ -63,6 +69,7 @@ export class Body {
     const freeTree = model.parent[0] === -1 && model.jointType[0] === 4 && freeRootCount(model) === 1;
     this.momentumTarget = freeTree ? new Float64Array(6) : null;
     this.momentumStart = freeTree ? new Float64Array(6) : null;
+    this.rigid = model.nLinks === 1 && model.jointType[0] === 4;
   }
 
   /**

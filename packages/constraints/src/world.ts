@@ -474,9 +474,9 @@ export class World {
       for (let bi = 0; bi < bodies.length; bi++) {
         const b = bodies[bi];
         if (b.sleeping) continue;
-        // a body with no rows flies: its free root moves by its world velocity (exact for a
-        // spinning body); one with rows keeps the rule its rows' velocity measures assume
-        integrateSemiImplicit(b.model, b.state, b.qdd, this.stepLength as number, false, b.island < 0);
+        // free joints move by the world rule (featherstone advanceFreeJoint: exact in flight and
+        // rolling), except a tree's root while rows act on it, which keeps the screw rule
+        integrateSemiImplicit(b.model, b.state, b.qdd, this.stepLength as number, false, b.rigid || b.island < 0);
         if (this.maxJointSpeed < Infinity) this.clampJointSpeeds(b);
       }
       if (halvings >= this.maxHalvings) break;

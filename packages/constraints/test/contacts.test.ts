@@ -1,7 +1,8 @@
 /**
  * Contacts, friction and the World's step against analytic answers: a box on an incline (sticks
  * when tan(theta) < mu, slides with a = g (sin theta - mu cos theta) otherwise), a ball's rebound
- * height e^2 h, a projectile stopped by a thin wall, bodies coming to rest and sleeping, the LCP
+ * height e^2 h, a ball rolling and a sliding ball rolling off at 5/7 of its speed, a projectile
+ * stopped by a thin wall, bodies coming to rest and sleeping, the LCP
  * conditions of a pile's contact forces, and momentum kept on frictionless ground.
  */
 import { describe, expect, it } from 'vitest';
@@ -78,6 +79,71 @@ describe('torsional friction', () => {
     for (let i = 0; i < 60; i++) world.step(1 / 60); // past w0 / rate = 1.63 s
     expect(Math.abs(ball.state.qd[1])).toBeLessThan(1e-6);
     expect(ball.state.q[1]).toBeCloseTo(r, 3);
+  });
+});
+
+/** World velocity of a free body's origin and its world angular velocity: R v and R w, R from the joint's quaternion. */
+function worldTwist(body: Body): { u: number[]; w: number[] } {
+  const q = body.state.q, qd = body.state.qd;
+  const x = q[3], y = q[4], z = q[5], s = q[6];
+  const rotate = (l: number[]): number[] => {
+    const t = [2 * (y * l[2] - z * l[1]), 2 * (z * l[0] - x * l[2]), 2 * (x * l[1] - y * l[0])];
+    return [l[0] + s * t[0] + (y * t[2] - z * t[1]), l[1] + s * t[1] + (z * t[0] - x * t[2]), l[2] + s * t[2] + (x * t[1] - y * t[0])];
+  };
+  return { u: rotate([qd[3], qd[4], qd[5]]), w: rotate([qd[0], qd[1], qd[2]]) };
+}
+
+describe('rolling', () => {
+  it('a ball rolling at 1 and 2.4 m/s stays on the ground and keeps x = v t (it used to hover 3 mm and hop 28 mm at 60 Hz)', () => {
+    const r = 0.05, m = 1;
+    for (const v of [1, 2.4]) {
+      const world = new World({ sleep: false });
+      world.addStatic({ geometry: { type: 'plane' } });
+      const ball = world.addBody(ballModel(r, m, 0));
+      ball.state.q[1] = r;
+      ball.state.qd.set([0, 0, -v / r, v, 0, 0]); // rolling without slipping along +x
+      let highest = 0, lowest = 0;
+      const n = 120, h = 1 / 60;
+      for (let k = 0; k < n; k++) {
+        world.step(h);
+        highest = Math.max(highest, ball.state.q[1] - r);
+        lowest = Math.min(lowest, ball.state.q[1] - r);
+      }
+      expect(highest, `${v} m/s: highest centre above r`).toBeLessThan(1e-6);
+      expect(lowest, `${v} m/s: lowest centre below r`).toBeGreaterThan(-1e-6);
+      expect(Math.abs(ball.state.q[0] - v * n * h)).toBeLessThan(1e-6);
+      const { u, w } = worldTwist(ball);
+      expect(Math.abs(u[0] - v)).toBeLessThan(1e-6);
+      expect(Math.abs(w[2] * r + v)).toBeLessThan(1e-6);
+    }
+  });
+
+  it('a ball launched sliding decelerates at mu g, spins up, and rolls off at 5/7 of its speed (its angular momentum about the contact point is kept), for mu 0.2 and 0.5 at 1 and 3 m/s', () => {
+    // the friction force F = mu m g slows the centre at mu g and spins the ball up at F r / I
+    // until v = w r; F acts at the contact point, so m v r + I w is constant: v_end = v0 / (1 + I / (m r^2)) = 5/7 v0
+    const r = 0.05, m = 1, g = 9.81, h = 1 / 60;
+    for (const mu of [0.2, 0.5]) {
+      for (const v0 of [1, 3]) {
+        const world = new World({ sleep: false });
+        world.addStatic({ geometry: { type: 'plane' }, friction: mu });
+        const ball = world.addBody(ballModel(r, m, 0, mu));
+        ball.state.q[1] = r;
+        ball.state.qd[3] = v0;
+        const slipSteps = Math.floor((2 * v0) / (7 * mu * g) / h); // steps wholly before it rolls
+        let offGround = 0;
+        for (let k = 1; k <= 90; k++) {
+          world.step(h);
+          offGround = Math.max(offGround, Math.abs(ball.state.q[1] - r));
+          const { u } = worldTwist(ball);
+          if (k <= slipSteps) expect(Math.abs(u[0] - (v0 - mu * g * h * k)), `mu ${mu}, ${v0} m/s, step ${k}: sliding`).toBeLessThan(1e-6);
+        }
+        const { u, w } = worldTwist(ball);
+        expect(Math.abs(u[0] - (5 / 7) * v0), `mu ${mu}, ${v0} m/s: rolling speed`).toBeLessThan(1e-6 * v0);
+        expect(Math.abs(w[2] * r + u[0]), `mu ${mu}, ${v0} m/s: rolls without slipping`).toBeLessThan(1e-6);
+        expect(Math.abs(u[1])).toBeLessThan(1e-6);
+        expect(offGround).toBeLessThan(1e-6);
+      }
+    }
   });
 });
 
