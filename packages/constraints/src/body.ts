@@ -26,12 +26,16 @@ export class Body {
   readonly momentumStart: Float64Array | null;
   /** Scratch of nv numbers. */
   readonly scratch: Float64Array;
-  /**
-   * A single rigid body on a free joint (a ball, a crate): it moves by featherstone's world rule
-   * (advanceFreeJoint) in flight and in contact, exact for flying and rolling. A tree moves its
-   * free root by the world rule in flight and by the screw rule while rows act on it (World.step).
-   */
+  /** A single rigid body on a free joint (a ball, a crate). */
   readonly rigid: boolean;
+  /**
+   * Whether the current step moves this body's free joint by featherstone's world rule
+   * (advanceFreeJoint), which is exact for flying and rolling: a rigid body does, unless a pin
+   * holds it. The screw rule, exact for a body turning about a fixed pin, moves a pinned rigid
+   * body and a tree's root while rows act on it (without rows, in flight, every body moves by
+   * the world rule). Set by the World every step; the solver predicts velocities by it.
+   */
+  worldRule = false;
   /**
    * Step length (s) for which dynamics() takes the gyroscopic term of ball joints implicitly
    * (gyroscopic.ts); 0 leaves ABA's explicit accelerations. The World sets it every step.

@@ -427,7 +427,13 @@ export class World {
     const ctx = this.ctx(h);
     for (const src of this.sources) src.addRows(rows, ctx);
     this.dropSleepingRows(rows);
+    // a rigid body moves by the world rule unless a pin holds it (Body.worldRule)
+    for (let bi = 0; bi < bodies.length; bi++) bodies[bi].worldRule = bodies[bi].rigid;
     for (let j = 0; j < rows.count; j++) {
+      if (rows.tag[j] === RowTag.Pin) {
+        bodies[rows.bodyA[j]].worldRule = false;
+        if (rows.bodyB[j] >= 0) bodies[rows.bodyB[j]].worldRule = false;
+      }
       rowVelocityInto(rows, j, bodies, rows.velocity, j);
       rows.force[j] = rows.key[j] === -1 ? 0 : this.warm.get(rows.key[j]);
       const tag = rows.tag[j];
@@ -475,8 +481,8 @@ export class World {
         const b = bodies[bi];
         if (b.sleeping) continue;
         // free joints move by the world rule (featherstone advanceFreeJoint: exact in flight and
-        // rolling), except a tree's root while rows act on it, which keeps the screw rule
-        integrateSemiImplicit(b.model, b.state, b.qdd, this.stepLength as number, false, b.rigid || b.island < 0);
+        // rolling), except while rows act on a tree or a pin holds a rigid body (Body.worldRule)
+        integrateSemiImplicit(b.model, b.state, b.qdd, this.stepLength as number, false, b.worldRule || b.island < 0);
         if (this.maxJointSpeed < Infinity) this.clampJointSpeeds(b);
       }
       if (halvings >= this.maxHalvings) break;

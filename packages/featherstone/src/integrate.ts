@@ -107,24 +107,6 @@ function advanceFreeJoint(q: Arr, qo: number, qd: Arr, vo: number, qdd: ArrayLik
 }
 
 /**
- * The rate a velocity-level row (a pin) on a body moved by the world rule adds for its free
- * joints: such a row predicts its velocity after the step as J(q) (qd + h qdd) with the Jacobian
- * of the step's start, which reads a free joint's linear velocity in the starting frame, while
- * the world rule gives the origin the world velocity R0 (v + h (v_dot + w x v)). Writes w x v on
- * the linear dofs of every free joint, zero elsewhere.
- */
-export function freeJointFrameRate(model: Model, qd: ArrayLike<number>, out: Arr): Arr {
-  for (let d = 0; d < model.nv; d++) out[d] = 0;
-  for (let i = 0; i < model.nLinks; i++) {
-    if (model.jointType[i] !== JointType.free) continue;
-    const vo = model.vOffset[i];
-    const wx = qd[vo], wy = qd[vo + 1], wz = qd[vo + 2], vx = qd[vo + 3], vy = qd[vo + 4], vz = qd[vo + 5];
-    out[vo + 3] = wy * vz - wz * vy; out[vo + 4] = wz * vx - wx * vz; out[vo + 5] = wx * vy - wy * vx;
-  }
-  return out;
-}
-
-/**
  * The velocity change d that advanceFreeJoint's screw rule adds to qd + h qdd over a step of dt
  * (d = exp(-[w] h) v - v + h w x v), for every dof of the model (zero except the linear dofs of
  * free joints), from the current qd: a solver that predicts the velocities after the step adds it

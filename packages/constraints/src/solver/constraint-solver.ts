@@ -9,7 +9,7 @@
  * solution f becomes qdd = qdd0 + sum_i f_i dqdd_i without another dynamics pass. Cost:
  * O(n m + m^2) to build.
  */
-import { accelerationDeltasForce, choleskyFactor, choleskySolve, forwardDynamics, freeJointFrameRate, freeJointTurn, freeRootCount } from '@sinew/featherstone';
+import { accelerationDeltasForce, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
@@ -510,11 +510,10 @@ export class ConstraintSolver {
    * Euler. (With the J_dot qd term, taken at the old velocities, a pinned pendulum that speeds up
    * within the step outruns its pin and gains energy step after step: a 100 kg box hanging from a
    * hand gained thousands of joules in 4 s.)
-   * The free joints add what their integration rule adds (featherstone advanceFreeJoint): on a
-   * tree (screw rule) every row sees the turn d / h (freeJointTurn) that the integrator adds to
-   * qd + h qdd; on a rigid body (world rule) the acceleration rows already predict its velocity
-   * after the step, and pins see the frame rate w x v (freeJointFrameRate). Overwrites work.da of
-   * those bodies.
+   * The free joints add what their integration rule adds (featherstone advanceFreeJoint): under
+   * the screw rule every row sees the turn d / h (freeJointTurn) that the integrator adds to
+   * qd + h qdd; under the world rule (Body.worldRule, never with pins) the acceleration rows
+   * already predict the velocity after the step. Overwrites work.da of those bodies.
    */
   setAccelerationRhs(rows: RowBuffer, bodies: readonly Body[], h = 0): void {
     const b = this.b;
@@ -525,18 +524,12 @@ export class ConstraintSolver {
     }
     for (let k = 0; k < this.nBodies; k++) {
       const B = bodies[this.bodyList[k]];
-      const nv = B.model.nv;
-      if (this.rateScratch.length < nv) this.rateScratch = new Float64Array(2 * nv);
-      if (B.rigid) {
-        // pins: J qdd0 (velocity level, above) and the frame rate of the world rule
-        const x = freeJointFrameRate(B.model, B.state.qd, this.rateScratch);
-        for (let d = 0; d < nv; d++) x[d] += B.qdd0[d];
-        this.addRowRates(rows, k, B, x, true);
-        continue;
-      }
+      if (B.worldRule) continue;
       if (h > 0 && freeRootCount(B.model) > 0) {
         // the free joints' turn d (featherstone freeJointTurn) is part of the velocity change the
         // integrator makes: every row sees d / h
+        const nv = B.model.nv;
+        if (this.rateScratch.length < nv) this.rateScratch = new Float64Array(2 * nv);
         const x = freeJointTurn(B.model, B.state.qd, h, this.rateScratch);
         for (let d = 0; d < nv; d++) x[d] /= h;
         this.addRowRates(rows, k, B, x, false);
