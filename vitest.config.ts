@@ -16,5 +16,15 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    poolOptions: {
+      forks: {
+        // The allocation tests measure the young generation's growth per step, which depends on
+        // what the optimising compiler has made of the code. With compilation and garbage
+        // collection on helper threads that depends on timing, and a loaded machine could leave a
+        // function in a state that boxes numbers. V8's --single-threaded runs the compiler and the
+        // collector on the main thread, so what a test measures follows from the code alone.
+        execArgv: ['--single-threaded'],
+      },
+    },
   },
 });
