@@ -6,8 +6,9 @@
  * project's performance targets, met or not.
  *
  * Each pile runs three phases: the fall (from release until the top layer has had time to land:
- * sqrt(2 h / g) plus 0.1 s), 1 s of settling (stepped, timed, not part of the rest figures), and
- * the rest phase (steps measured on the settled pile). Every step is timed alone: wall time
+ * sqrt(2 h / g) plus 0.1 s), the settling (at least 1 s, then until the pile is at rest: every
+ * body asleep in an engine that sleeps, at most 10 s; timed, not part of the rest figures), and
+ * the rest phase (steps measured on the settled pile). A run with sleep off settles for the 10 s. Every step is timed alone: wall time
  * (median, min, max over the phase's steps) and process CPU time (mean; it counts V8's GC and
  * compiler threads too, so it can exceed the wall time, and a shared machine inflates it less). Sinew's per-phase split (world.stats.ms), contacts, rows, halvings, PGS
  * iterations, islands and sleeping bodies are means per step (halvings: total).
@@ -42,7 +43,9 @@ const SCALE = Number(process.env.BENCH_BUDGET_SCALE ?? 1) * (QUICK ? 0.5 : 1);
 const NS = process.env.BENCH_WORLD_N ? process.env.BENCH_WORLD_N.split(',').map(Number) : QUICK ? [1, 10] : [1, 10, 50, 100];
 const DT = 1 / 60;
 const G = 9.81;
+/** Settling: at least SETTLE_STEPS, then until the pile is at rest, at most SETTLE_MAX_STEPS. */
 const SETTLE_STEPS = 60;
+const SETTLE_MAX_STEPS = 600;
 /** Rest-phase steps by pile size. */
 const REST_STEPS = (n: number) => (n <= 1 ? (QUICK ? 120 : 300) : n <= 10 ? (QUICK ? 20 : 60) : 30);
 /** Wall-time budget (s) of one run, by engine and pile size. */
@@ -97,8 +100,8 @@ const newPhase = (): PhaseStats => ({
 });
 
 /** Steps an engine through the three phases within the budget. */
-function runPhases(engine: 'sinew' | 'rapier', n: number, variant: string, step: (p: PhaseStats) => void, finish: (p: PhaseStats) => void, pelvis: () => { mean: number; max: number }): Run {
-  const planned: Record<Phase, number> = { fall: fallSteps(n), settle: SETTLE_STEPS, rest: REST_STEPS(n) };
+function runPhases(engine: 'sinew' | 'rapier', n: number, variant: string, step: (p: PhaseStats) => void, finish: (p: PhaseStats) => void, pelvis: () => { mean: number; max: number }, atRest: () => boolean): Run {
+  const planned: Record<Phase, number> = { fall: fallSteps(n), settle: SETTLE_MAX_STEPS, rest: REST_STEPS(n) };
   const phases = { fall: newPhase(), settle: newPhase(), rest: newPhase() };
   const budgetMs = BUDGET_S(engine, n) * 1000;
   const start = performance.now();
@@ -121,6 +124,7 @@ function runPhases(engine: 'sinew' | 'rapier', n: number, variant: string, step:
       p.cpuMs += (c.user + c.system) / 1000;
       p.steps++;
       simSteps++;
+      if (ph === 'settle' && p.steps >= SETTLE_STEPS && atRest()) break;
     }
     finish(p);
   }
@@ -140,7 +144,7 @@ function runSinew(n: number, variant: string, options: WorldOptions): { run: Run
   }, () => {}, () => {
     world.bodies.forEach((b, k) => { ys[k] = b.state.q[1]; });
     return pelvisHeights(ys);
-  });
+  }, () => world.stats.sleeping === n);
   return { run, world };
 }
 
@@ -152,7 +156,7 @@ function runRapier(n: number, variant: string, canSleep: boolean): { run: Run; p
     pile.step();
     p.cd += pile.world.timingCollisionDetection();
     p.solver += pile.world.timingSolver();
-  }, (p) => { p.awake = pile.awake(); }, () => pelvisHeights(pile.pelvisY()));
+  }, (p) => { p.awake = pile.awake(); }, () => pelvisHeights(pile.pelvisY()), () => canSleep && pile.awake() === 0);
   return { run, pile };
 }
 
@@ -284,11 +288,17 @@ const newSpace = () => {
   for (const s of getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_used_size;
   return NaN;
 };
-interface Heap { retained: number; allocated: number; steps: number; samples: number; batch: number }
+interface Heap { retained: number; allocated: number; steps: number; samples: number; batch: number; warm: number }
+/** Wall time (ms) of the warm-up at least, whatever its step count. */
+const WARM_MS = 500;
 function heapPerStep(world: World, warm: number, steps: number, allocSamples: number): Heap {
   // warm first: code the optimiser has not yet compiled boxes its floating-point temporaries, and a
-  // function called once a step takes thousands of steps to become hot
-  for (let i = 0; i < warm; i++) world.step(DT);
+  // function called once a step takes thousands of steps to become hot. The engine tiers code up by
+  // the work it has run, so a step that does little (a world asleep: a few microseconds) needs many
+  // more steps: `warm` steps and at least WARM_MS of stepping
+  const t0 = performance.now();
+  let warmed = 0;
+  while (warmed < warm || performance.now() - t0 < WARM_MS) { world.step(DT); warmed++; }
   gc?.();
   const before = process.memoryUsage().heapUsed;
   for (let i = 0; i < steps; i++) world.step(DT);
@@ -307,7 +317,7 @@ function heapPerStep(world: World, warm: number, steps: number, allocSamples: nu
     const b2 = newSpace();
     if (b2 >= b1) alloc.push((b2 - b1 - (b1 - b0)) / batch);
   }
-  return { retained, allocated: median(alloc), steps, samples: alloc.length, batch };
+  return { retained, allocated: median(alloc), steps, samples: alloc.length, batch, warm: warmed };
 }
 const heapTable: Record<string, string | number>[] = [];
 const heapResults = new Map<string, Heap>();
@@ -323,7 +333,7 @@ for (const [key, world] of worlds) {
   heapTable.push({
     world: `${n} ragdoll(s), ${key.slice(String(n).length + 1)}`,
     'bodies asleep': `${world.stats.sleeping}/${world.bodies.length}`,
-    'warm-up steps': warm,
+    'warm-up steps': h.warm,
     'retained per step, after GC (bytes)': `${h.retained.toFixed(1)} over ${steps} steps`,
     'allocated per step (bytes, young generation, median of batches)': Number.isFinite(h.allocated) ? `${h.allocated.toFixed(0)} (${h.samples} batches of ${h.batch} steps)` : '—',
   });

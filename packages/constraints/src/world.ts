@@ -420,6 +420,17 @@ export class World {
     const h = this.stepLength as number;
     const st = this.stats;
     const bodies = this.bodies;
+    if (this.everyBodyAsleep()) {
+      // nothing can move until a load or wake() wakes a body (step() looks first): no detection,
+      // no rows, only time goes on (the narrow phase would skip every pair anyway, as their sides
+      // all sleep or are static)
+      this.rows.clear();
+      this.contacts.clearContacts();
+      st.contacts = 0;
+      st.maxPenetration = 0;
+      this.scalars[0] += h;
+      return;
+    }
     let t0 = this.clock();
     this.awakeKinematics(true);
     const rows = this.rows;
@@ -504,6 +515,12 @@ export class World {
     st.maxPenetration = this.contacts.maxDepth;
     if (this.sleepEnabled) this.updateSleep(hTry, nIslands);
     this.scalars[1] = hTry;
+  }
+
+  /** Whether every body sleeps (then a step has nothing to do). */
+  private everyBodyAsleep(): boolean {
+    for (let bi = 0; bi < this.bodies.length; bi++) if (!this.bodies[bi].sleeping) return false;
+    return true;
   }
 
   /** Joint speeds beyond maxJointSpeed brought back to it (joints other than free ones); counted in stats.clampedSpeeds. */

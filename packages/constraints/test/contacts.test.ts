@@ -279,9 +279,14 @@ describe('coming to rest', () => {
     world.sleepEnabled = true;
     for (let s = 0; s < 60 && world.stats.sleeping < 10; s++) world.step(1 / 60);
     expect(world.stats.sleeping).toBe(10);
-    // asleep, the pile costs no contact generation (pairs of resting bodies and the ground are skipped)
-    world.step(1 / 60);
+    // asleep, the pile has nothing to do: no contacts are generated, no state changes by a bit,
+    // and time goes on
+    const asleep = bodies.map((b) => Array.from(b.state.q).concat(Array.from(b.state.qd)));
+    const t0 = world.time;
+    for (let s = 0; s < 30; s++) world.step(1 / 60);
     expect(world.collision.contacts.count).toBe(0);
+    bodies.forEach((b, k) => expect(Array.from(b.state.q).concat(Array.from(b.state.qd))).toEqual(asleep[k]));
+    expect(Math.abs(world.time - t0 - 30 / 60)).toBeLessThan(1e-12);
     // a ball dropped on it is found touching a sleeper, which wakes
     let top = 0;
     for (const b of bodies) top = Math.max(top, b.state.q[1]);
@@ -290,6 +295,27 @@ describe('coming to rest', () => {
     let woke = false;
     for (let s = 0; s < 120 && !woke; s++) { world.step(1 / 60); woke = bodies.some((b) => !b.sleeping); }
     expect(woke).toBe(true);
+  });
+
+  it('a world whose every body sleeps steps without changing a bit, and a force on a sleeper wakes it and moves it as F / m', () => {
+    const world = new World();
+    world.addStatic({ geometry: { type: 'plane' } });
+    const m = 2, r = 0.1;
+    const ball = world.addBody(ballModel(r, m, 0), { name: 'ball' });
+    ball.state.q[1] = r;
+    for (let s = 0; s < 120 && !ball.sleeping; s++) world.step(1 / 60);
+    expect(ball.sleeping).toBe(true);
+    const q = Array.from(ball.state.q);
+    for (let s = 0; s < 10; s++) world.step(1 / 60);
+    expect(Array.from(ball.state.q)).toEqual(q);
+    expect(world.collision.contacts.count).toBe(0);
+    // a horizontal push through the centre, with friction below its strength: the ball rolls
+    // (I = 2/5 m r^2), so its centre accelerates at F / (m + I / r^2) = 5 F / (7 m)
+    const F = 1, h = 1 / 60;
+    ball.state.applyForce(0, [F, 0, 0], [ball.state.q[0], ball.state.q[1], ball.state.q[2]]);
+    world.step(h);
+    expect(ball.sleeping).toBe(false);
+    expect(Math.abs(ball.state.q[0] - q[0] - (h * h * 5 * F) / (7 * m))).toBeLessThan(1e-9);
   });
 
   it('a character pushed sideways on frictionless ground keeps its horizontal momentum', () => {

@@ -125,6 +125,13 @@ export class ContactSource implements ConstraintSource {
     return r[link];
   }
 
+  /** Forgets the last detection's contacts (a step in which nothing is awake detects none). */
+  clearContacts(): void {
+    this.collision.contacts.clear();
+    this.count = 0;
+    this.maxDepth = 0;
+  }
+
   /** Runs collision detection on the current link poses. Returns the contact count. */
   detect(bodies: readonly Body[]): number {
     if (this.linkPoses.length !== bodies.length) this.linkPoses = bodies.map((b) => b.state.work.pose);
