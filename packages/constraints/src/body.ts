@@ -18,7 +18,10 @@ export class Body {
   /** q and qd at the start of the current step (for backtracking). */
   readonly savedQ: Float64Array;
   readonly savedQd: Float64Array;
-  /** q and qd at the start of the current World.step (restored if the step fails). */
+  /**
+   * q and qd at the start of the current World.step (restored if the step fails); for a sleeping
+   * body, as the last step left them (World.step wakes a sleeper whose state was changed since).
+   */
   readonly frameQ: Float64Array;
   readonly frameQd: Float64Array;
   /** Momentum the free root's subtree must have after the step (null unless link 0 is the only free root of a multi-link body; a single free body keeps its momentum by the integrator itself). */

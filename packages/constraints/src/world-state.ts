@@ -93,6 +93,9 @@ export function restoreWorldState(world: WorldLike, warm: WarmStartTable, s: Wor
     b.state.restore(sb.state);
     b.sleeping = sb.sleeping;
     b.restTime = sb.restTime;
+    // as a step would leave them (a sleeper whose state differs from these wakes)
+    b.frameQ.set(b.state.q);
+    b.frameQd.set(b.state.qd);
     // link poses and velocities: a sleeping body is not stepped, so its collision shapes stay where
     // its last kinematics left them; they must be those of the restored q
     forwardKinematics(b.model, b.state, true);

@@ -127,6 +127,14 @@ export interface StepStats {
  */
 const DEFAULT_SOLVER: PgsOptions = { maxIterations: 30, tolerance: 1e-3, sor: 1 };
 
+/** Whether q or qd differ from frameQ / frameQd, which hold a sleeper's state as the last step left it. */
+function movedSinceLastStep(b: Body): boolean {
+  const { q, qd } = b.state, q0 = b.frameQ, qd0 = b.frameQd;
+  for (let i = 0; i < q.length; i++) if (q[i] !== q0[i]) return true;
+  for (let i = 0; i < qd.length; i++) if (qd[i] !== qd0[i]) return true;
+  return false;
+}
+
 function hasLoad(b: Body): boolean {
   const { tau, fext } = b.state;
   for (let i = 0; i < tau.length; i++) if (tau[i] !== 0) return true;
@@ -340,7 +348,9 @@ export class World {
     st.ms.rows = 0; st.ms.dynamics = 0; st.ms.k = 0; st.ms.solve = 0; st.ms.integrate = 0; st.ms.stabilize = 0;
     const h = dt / this.substeps;
     const time0 = this.scalars[0];
-    for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; if (b.sleeping && hasLoad(b)) this.wake(b); }
+    // a sleeper wakes under a load, or when its q or qd were changed since the last step (a body
+    // moved by hand must not hang where it was put)
+    for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; if (b.sleeping && (hasLoad(b) || movedSinceLastStep(b))) this.wake(b); }
     for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
     try {
       for (let s = 0; s < this.substeps; s++) {
@@ -363,7 +373,12 @@ export class World {
       }
     }
     if (st.error) this.rollBack(time0 + dt);
-    for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.state.clearForces(); }
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi];
+      b.state.clearForces();
+      // a sleeper's state as the step leaves it, for movedSinceLastStep
+      if (b.sleeping) { b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
+    }
     st.time = this.scalars[0];
     return st;
   }

@@ -176,6 +176,46 @@ describe('broad phase', () => {
     }
   });
 
+  it('resting bodies keep their shapes where the first update after put them, and pairs of two shapes that cannot move are left out (O(n^2) check)', () => {
+    const s = buildScene(5, 12);
+    const rand = mulberry32(500);
+    const resting = new Set<number>();
+    const frozen = new Map<number, Float64Array>();
+    for (let frame = 0; frame < 4; frame++) {
+      if (frame === 1) for (let b = 0; b < 12; b += 2) { resting.add(b); s.world.setBodyResting(b, true); }
+      if (frame === 3) { resting.delete(4); s.world.setBodyResting(4, false); }
+      s.world.update(s.poses);
+      for (const sh of s.shapes) {
+        if (sh.body < 0) continue;
+        const pose = s.world.getShapeWorldPose(sh.handle, new Float64Array(12));
+        if (!resting.has(sh.body)) { frozen.delete(sh.handle); continue; }
+        const first = frozen.get(sh.handle);
+        if (first) expect(Array.from(pose)).toEqual(Array.from(first));
+        else frozen.set(sh.handle, pose);
+      }
+      s.world.findPairs();
+      if (s.world.overflowed) { s.world.growToFit(); s.world.findPairs(); }
+      const got = new Set<string>();
+      for (let i = 0; i < s.world.pairCount; i++) {
+        const a = s.world.pairShapeA(i), b = s.world.pairShapeB(i);
+        got.add(`${Math.min(a, b)}-${Math.max(a, b)}`);
+      }
+      const still = (r: Registered) => r.body < 0 || resting.has(r.body);
+      const expected = new Set<string>();
+      for (let i = 0; i < s.shapes.length; i++) {
+        for (let j = i + 1; j < s.shapes.length; j++) {
+          const a = s.shapes[i], b = s.shapes[j];
+          if (still(a) && still(b)) continue;
+          if (allowed(s, a, b) && overlaps(s, a, b)) expected.add(`${Math.min(a.handle, b.handle)}-${Math.max(a.handle, b.handle)}`);
+        }
+      }
+      expect([...got].sort()).toEqual([...expected].sort());
+      expect(expected.size).toBeGreaterThan(6);
+      for (const lp of s.poses) for (let i = 0; i < lp.length; i += 12) lp[i + 9] += 0.3 * (rand() - 0.5);
+    }
+    expect(frozen.size).toBeGreaterThan(0);
+  });
+
   it('bounds contain every shape and exceed its extent by exactly the margin', () => {
     const s = buildScene(7, 6);
     s.world.update(s.poses);

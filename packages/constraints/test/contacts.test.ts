@@ -297,7 +297,7 @@ describe('coming to rest', () => {
     expect(woke).toBe(true);
   });
 
-  it('a world whose every body sleeps steps without changing a bit, and a force on a sleeper wakes it and moves it as F / m', () => {
+  it('a world whose every body sleeps steps without changing a bit; a sleeper moved by hand wakes and falls; a force on a sleeper wakes it and rolls it at 5 F / (7 m)', () => {
     const world = new World();
     world.addStatic({ geometry: { type: 'plane' } });
     const m = 2, r = 0.1;
@@ -309,6 +309,16 @@ describe('coming to rest', () => {
     for (let s = 0; s < 10; s++) world.step(1 / 60);
     expect(Array.from(ball.state.q)).toEqual(q);
     expect(world.collision.contacts.count).toBe(0);
+    // moved by hand while asleep, it wakes and falls from where it was put
+    const lifted = Array.from(ball.state.q);
+    lifted[1] += 0.5;
+    ball.state.q.set(lifted);
+    world.step(1 / 60);
+    expect(ball.sleeping).toBe(false);
+    expect(Math.abs(ball.state.q[1] - (lifted[1] - (9.81 / 3600)))).toBeLessThan(1e-9);
+    for (let s = 0; s < 240 && !ball.sleeping; s++) world.step(1 / 60);
+    expect(ball.sleeping).toBe(true);
+    q.splice(0, q.length, ...Array.from(ball.state.q));
     // a horizontal push through the centre, with friction below its strength: the ball rolls
     // (I = 2/5 m r^2), so its centre accelerates at F / (m + I / r^2) = 5 F / (7 m)
     const F = 1, h = 1 / 60;

@@ -97,12 +97,27 @@ export class GridBroadPhase {
     this.mask = size - 1;
     this.bucketStart = new Int32Array(size + 1);
     this.loStart = new Int32Array(n + 1);
+    this.still = new Uint8Array(n);
   }
 
-  findPairs(store: ShapeStore, filter: CollisionFilter): number {
+  /** Per slot, whether it cannot move this step (static, or its body rests): findPairs skips pairs of two such. */
+  private still = new Uint8Array(0);
+
+  /**
+   * The pairs whose bounds overlap and that the filter lets collide, sorted by (lo, hi) slot;
+   * a pair of two shapes that cannot move (static, or of bodies that `resting` marks with 1) is
+   * left out. Returns the pair count.
+   */
+  findPairs(store: ShapeStore, filter: CollisionFilter, resting?: Uint8Array): number {
     const aabb = store.aabb, n = store.slotCount, dyn = store.dynamicCount;
     this.required = 0;
     this.count = 0;
+    // a pair of shapes that both stay where they are (static, or of resting bodies) needs no contacts
+    const still = this.still, body = store.body, nr = resting ? resting.length : 0;
+    for (let s = 0; s < n; s++) {
+      const b = body[s];
+      still[s] = s >= dyn || (b >= 0 && b < nr && (resting as Uint8Array)[b] === 1) ? 1 : 0;
+    }
 
     // Cell size from the mean horizontal extent of the dynamic shapes.
     let sum = 0, counted = 0;
@@ -159,6 +174,10 @@ export class GridBroadPhase {
     let begin = 0;
     for (let b = 0; b < buckets; b++) {
       const end = start[b];
+      // a bucket of shapes that all stay where they are has no pair to report
+      let moving = false;
+      for (let i = begin; i < end && !moving; i++) moving = still[this.entrySlot[this.bucketed[i]]] === 0;
+      if (!moving) { begin = end; continue; }
       for (let i = begin; i < end; i++) {
         const ei = this.bucketed[i];
         const si = this.entrySlot[ei], cx = this.entryX[ei], cz = this.entryZ[ei];
@@ -167,7 +186,7 @@ export class GridBroadPhase {
           const ej = this.bucketed[j];
           if (this.entryX[ej] !== cx || this.entryZ[ej] !== cz) continue; // another cell, same hash
           const sj = this.entrySlot[ej];
-          if (si >= dyn && sj >= dyn) continue;
+          if (still[si] === 1 && still[sj] === 1) continue;
           const oj = AABB_STRIDE * sj;
           if (aabb[oj] > aabb[oi + 3] || aabb[oi] > aabb[oj + 3]) continue;
           if (aabb[oj + 1] > aabb[oi + 4] || aabb[oi + 1] > aabb[oj + 4]) continue;
@@ -188,7 +207,7 @@ export class GridBroadPhase {
       const l = this.large[k], ol = AABB_STRIDE * l;
       for (let s = 0; s < n; s++) {
         if (s === l || !store.bounded[s]) continue;
-        if (l >= dyn && s >= dyn) continue;
+        if (still[l] === 1 && still[s] === 1) continue;
         if (s < l && this.isLarge(s, k)) continue; // that pair was found from s
         const os = AABB_STRIDE * s;
         if (aabb[os] > aabb[ol + 3] || aabb[ol] > aabb[os + 3]) continue;
@@ -208,7 +227,7 @@ export class GridBroadPhase {
       const nx = pose[po + 1], ny = pose[po + 4], nz = pose[po + 7];
       const px = pose[po + 9], py = pose[po + 10], pz = pose[po + 11];
       for (let s = 0; s < dyn; s++) {
-        if (!store.bounded[s]) continue;
+        if (!store.bounded[s] || still[s] === 1) continue;
         const o = AABB_STRIDE * s;
         const cx = 0.5 * (aabb[o] + aabb[o + 3]), cy = 0.5 * (aabb[o + 1] + aabb[o + 4]), cz = 0.5 * (aabb[o + 2] + aabb[o + 5]);
         const ex = 0.5 * (aabb[o + 3] - aabb[o]), ey = 0.5 * (aabb[o + 4] - aabb[o + 1]), ez = 0.5 * (aabb[o + 5] - aabb[o + 2]);

@@ -126,20 +126,30 @@ export class CollisionWorld {
   }
 
   /**
-   * Marks a body as resting (asleep) or not. Pairs whose shapes all belong to resting bodies or to
-   * static geometry are skipped by the narrow phase: nothing there moves, so a sleeping pile costs
+   * Marks a body as resting (asleep) or not. A resting body does not move: the first update after
+   * it was marked places its shapes, and later updates leave them there (its link poses are not
+   * read) until it is marked moving again. Pairs whose shapes all belong to resting bodies or to
+   * static geometry are left out by the broad phase: nothing there moves, so a sleeping pile costs
    * no contact generation. A pair with one moving body is collided as always (that is how a
    * sleeper is found to be touched).
    */
   setBodyResting(body: number, resting: boolean): void {
     if (body >= this.bodyResting.length) {
       if (!resting) return;
-      const grown = new Uint8Array(Math.max(body + 1, 2 * this.bodyResting.length));
+      const size = Math.max(body + 1, 2 * this.bodyResting.length);
+      const grown = new Uint8Array(size);
       grown.set(this.bodyResting);
       this.bodyResting = grown;
+      const posed = new Uint8Array(size);
+      posed.set(this.restingPosed);
+      this.restingPosed = posed;
     }
     this.bodyResting[body] = resting ? 1 : 0;
+    if (!resting) this.restingPosed[body] = 0;
   }
+
+  /** Per body: resting, and its shapes' world poses and bounds are those of an update since (update skips them). */
+  private restingPosed = new Uint8Array(0);
 
   /** Turns collisions between links of the same body on or off. */
   setSelfCollision(body: number, enabled: boolean): void {
@@ -250,6 +260,7 @@ export class CollisionWorld {
       store.hull[s] = c.hull ?? (c.kind === SHAPE_BOX && anyHull ? boxHull(c.params[0], c.params[1], c.params[2]) : null);
     }
     this.store = store;
+    this.restingPosed.fill(0); // a new store: every shape is placed by the next update
     for (let s = store.dynamicCount; s < store.slotCount; s++) this.placeStatic(s);
     const n = this.bodies.length;
     const linkCounts: number[] = [], self: boolean[] = [], excluded: Array<ReadonlyArray<readonly [number, number]>> = [];
@@ -271,8 +282,10 @@ export class CollisionWorld {
   update(linkPoses: ArrayLike<ArrayLike<number>>): void {
     if (this.dirty) this.prepare();
     const st = this.store, margin = this.margin;
+    const posed = this.restingPosed, np = posed.length;
     for (let s = 0; s < st.dynamicCount; s++) {
       const body = st.body[s], link = st.link[s];
+      if (body < np && posed[body] === 1) continue; // resting, placed by an earlier update
       const lp = linkPoses[body];
       if (lp === undefined || lp === null || lp.length < POSE_STRIDE * (link + 1)) {
         const need = POSE_STRIDE * (this.bodies[body] as BodyRecord).linkCount;
@@ -293,12 +306,13 @@ export class CollisionWorld {
       st.aabb[o] -= grow; st.aabb[o + 1] -= grow; st.aabb[o + 2] -= grow;
       st.aabb[o + 3] += grow; st.aabb[o + 4] += grow; st.aabb[o + 5] += grow;
     }
+    posed.set(this.bodyResting);
   }
 
   /** Broad phase over the poses of the last update. Returns the pair count. */
   findPairs(): number {
     if (this.dirty) throw new Error('CollisionWorld.findPairs: shapes changed since the last update; call update(linkPoses) first');
-    return this.broad.findPairs(this.store, this.filter);
+    return this.broad.findPairs(this.store, this.filter, this.bodyResting);
   }
 
   get pairCount(): number {
