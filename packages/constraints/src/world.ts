@@ -253,6 +253,8 @@ export class World {
     this.sleepEnabled = options.sleep !== false;
     this.sleepTime = (options.sleep || {}).sleepTime ?? 0.5;
     this.sleepSpeed = (options.sleep || {}).sleepSpeed ?? 0.03;
+    // a number object from the start (see stepLength)
+    this.stepLength = NaN;
   }
 
   /**
@@ -408,11 +410,13 @@ export class World {
   /** Per island, the shortest rest time of its bodies (updateSleep). */
   private minRest = new Float64Array(8);
   /**
-   * The length of the current attempt, kept in a field that holds a number object (it starts as
+   * The length of the current attempt, kept in a field that holds a number object (it is declared
    * null, so the engine stores a reference, not an unboxed double): passing it to the calls of the
    * step then boxes nothing, and a new object is made only when the length changes (the first
    * step, a halving, a new dt). A double computed or loaded afresh would be boxed at every call
-   * that takes it.
+   * that takes it. The constructor sets it to NaN, so that no World's step ever meets a null there:
+   * code compiled for one World that met only numbers would otherwise be thrown away at the first
+   * step of another and recompiled for either, boxing 16 bytes a step.
    */
   private stepLength: number | null = null;
   /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
