@@ -300,10 +300,14 @@ function heapPerStep(world: World, warm: number, steps: number, allocSamples: nu
   let warmed = 0;
   while (warmed < warm || performance.now() - t0 < WARM_MS) { world.step(DT); warmed++; }
   gc?.();
+  // retained: heap growth across collections over `steps` steps and at least WARM_MS of stepping
+  // (a few bytes the first step after a forced collection makes are spread over enough steps)
   const before = process.memoryUsage().heapUsed;
-  for (let i = 0; i < steps; i++) world.step(DT);
+  const t1 = performance.now();
+  let counted = 0;
+  while (counted < steps || performance.now() - t1 < WARM_MS) { world.step(DT); counted++; }
   gc?.();
-  const retained = Math.max(0, process.memoryUsage().heapUsed - before) / steps;
+  const retained = Math.max(0, process.memoryUsage().heapUsed - before) / counted;
   // bytes allocated per step: young-generation growth over a batch of steps, less the growth of
   // an empty batch (the measurement's own); a batch with a scavenge inside shows as a drop and is
   // discarded. (Not right after a forced collection: the first step after one allocates while
@@ -317,7 +321,7 @@ function heapPerStep(world: World, warm: number, steps: number, allocSamples: nu
     const b2 = newSpace();
     if (b2 >= b1) alloc.push((b2 - b1 - (b1 - b0)) / batch);
   }
-  return { retained, allocated: median(alloc), steps, samples: alloc.length, batch, warm: warmed };
+  return { retained, allocated: median(alloc), steps: counted, samples: alloc.length, batch, warm: warmed };
 }
 const heapTable: Record<string, string | number>[] = [];
 const heapResults = new Map<string, Heap>();
@@ -334,7 +338,7 @@ for (const [key, world] of worlds) {
     world: `${n} ragdoll(s), ${key.slice(String(n).length + 1)}`,
     'bodies asleep': `${world.stats.sleeping}/${world.bodies.length}`,
     'warm-up steps': h.warm,
-    'retained per step, after GC (bytes)': `${h.retained.toFixed(1)} over ${steps} steps`,
+    'retained per step, after GC (bytes)': `${h.retained.toFixed(1)} over ${h.steps} steps`,
     'allocated per step (bytes, young generation, median of batches)': Number.isFinite(h.allocated) ? `${h.allocated.toFixed(0)} (${h.samples} batches of ${h.batch} steps)` : '—',
   });
 }
