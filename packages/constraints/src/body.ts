@@ -20,7 +20,8 @@ export class Body {
   readonly savedQd: Float64Array;
   /**
    * q and qd at the start of the current World.step (restored if the step fails); for a sleeping
-   * body, as the last step left them (World.step wakes a sleeper whose state was changed since).
+   * body, as the last step left them when `sleepSnapshot` is set (World.step wakes a sleeper whose
+   * state was changed since).
    */
   readonly frameQ: Float64Array;
   readonly frameQd: Float64Array;
@@ -48,6 +49,8 @@ export class Body {
   readonly gyroDelta: Float64Array;
   /** Resting bodies are not stepped until something wakes them. */
   sleeping = false;
+  /** Whether frameQ and frameQd hold this sleeper's state as the last step left it (set by the World). */
+  sleepSnapshot = false;
   /** Seconds this body has spent below the sleep thresholds. */
   restTime = 0;
   /** Island of the current step. */

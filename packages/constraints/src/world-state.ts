@@ -96,6 +96,7 @@ export function restoreWorldState(world: WorldLike, warm: WarmStartTable, s: Wor
     // as a step would leave them (a sleeper whose state differs from these wakes)
     b.frameQ.set(b.state.q);
     b.frameQd.set(b.state.qd);
+    b.sleepSnapshot = b.sleeping;
     // link poses and velocities: a sleeping body is not stepped, so its collision shapes stay where
     // its last kinematics left them; they must be those of the restored q
     forwardKinematics(b.model, b.state, true);

@@ -127,7 +127,7 @@ export interface StepStats {
  */
 const DEFAULT_SOLVER: PgsOptions = { maxIterations: 30, tolerance: 1e-3, sor: 1 };
 
-/** Whether q or qd differ from frameQ / frameQd, which hold a sleeper's state as the last step left it. */
+/** Whether q or qd differ from frameQ / frameQd, which hold a sleeper's state as the last step left it (Body.sleepSnapshot). */
 function movedSinceLastStep(b: Body): boolean {
   const { q, qd } = b.state, q0 = b.frameQ, qd0 = b.frameQd;
   for (let i = 0; i < q.length; i++) if (q[i] !== q0[i]) return true;
@@ -352,7 +352,12 @@ export class World {
     const time0 = this.scalars[0];
     // a sleeper wakes under a load, or when its q or qd were changed since the last step (a body
     // moved by hand must not hang where it was put)
-    for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; if (b.sleeping && (hasLoad(b) || movedSinceLastStep(b))) this.wake(b); }
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi];
+      if (b.sleeping && (hasLoad(b) || (b.sleepSnapshot && movedSinceLastStep(b)))) this.wake(b);
+      // put to sleep by hand: its links (and so its collision shapes) go where its q puts them
+      else if (b.sleeping && !b.sleepSnapshot) forwardKinematics(b.model, b.state, true);
+    }
     for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
     try {
       for (let s = 0; s < this.substeps; s++) {
@@ -379,6 +384,7 @@ export class World {
       const b = this.bodies[bi];
       b.state.clearForces();
       // a sleeper's state as the step leaves it, for movedSinceLastStep
+      b.sleepSnapshot = b.sleeping;
       if (b.sleeping) { b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
     }
     st.time = this.scalars[0];

@@ -328,6 +328,24 @@ describe('coming to rest', () => {
     expect(Math.abs(ball.state.q[0] - q[0] - (h * h * 5 * F) / (7 * m))).toBeLessThan(1e-9);
   });
 
+  it('a body put to sleep by hand stays where it was put, with its shapes there: a ball dropped on it lands on it and wakes it', () => {
+    const world = new World();
+    world.addStatic({ geometry: { type: 'plane' } });
+    const r = 0.1;
+    const spawned = world.addBody(ballModel(r, 2, 0), { name: 'spawned' });
+    spawned.state.q.set([5, r, 0]); // set after addBody: its links must follow
+    spawned.sleeping = true;
+    for (let s = 0; s < 10; s++) world.step(1 / 60);
+    expect(spawned.sleeping).toBe(true);
+    expect(spawned.state.q[1]).toBe(r);
+    const dropped = world.addBody(ballModel(r, 2, 0), { name: 'dropped' });
+    dropped.state.q.set([5, 4 * r, 0]);
+    for (let s = 0; s < 60 && spawned.sleeping; s++) world.step(1 / 60);
+    expect(spawned.sleeping).toBe(false);
+    // woken as the dropped ball reached its top (centres 2 r apart), not at the spawn pose's place
+    expect(Math.abs(dropped.state.q[1] - 3 * r)).toBeLessThan(0.02);
+  });
+
   it('a character pushed sideways on frictionless ground keeps its horizontal momentum', () => {
     const world = new World({ sleep: false });
     world.addStatic({ geometry: { type: 'plane' }, friction: 0 });
