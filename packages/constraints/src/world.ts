@@ -446,9 +446,9 @@ export class World {
     const st = this.stats;
     const bodies = this.bodies;
     if (this.everyBodyAsleep()) {
-      // nothing can move until a load or wake() wakes a body (step() looks first): no detection,
-      // no rows, only time goes on (the narrow phase would skip every pair anyway, as their sides
-      // all sleep or are static)
+      // nothing can move until something wakes a body (step() looks first): no detection, no
+      // rows, only time goes on (detection would find no pair anyway: every shape sleeps or is
+      // static)
       this.rows.clear();
       this.contacts.clearContacts();
       st.contacts = 0;
