@@ -154,25 +154,12 @@ function faceContact(
     if (src.count === 0) return;
   }
 
-  const refOffset = rx * cx + ry * cy + rz * cz + prm[qr + refAxis];
-  const nx = refIsB ? rx : -rx, ny = refIsB ? ry : -ry, nz = refIsB ? rz : -rz;
+  const plane = out.reference;
+  plane[0] = rx; plane[1] = ry; plane[2] = rz; plane[3] = rx * cx + ry * cy + rz * cz + prm[qr + refAxis];
   const refFace = 2 * refAxis + ((pr[or + refAxis] * rx + pr[or + 3 + refAxis] * ry + pr[or + 6 + refAxis] * rz) > 0 ? 1 : 0);
   const incFace = 2 * j + (incSign > 0 ? 1 : 0);
-  const base = (refIsB << 12) | (refFace << 9) | (incFace << 6);
-  const xyz = src.xyz;
-  const margin = out.margin;
-  for (let v = 0; v < src.count; v++) {
-    const x = xyz[3 * v], y = xyz[3 * v + 1], z = xyz[3 * v + 2];
-    const depth = refOffset - (rx * x + ry * y + rz * z);
-    if (depth < -margin) continue;
-    const c = out.next;
-    // Incident points are on A when the reference is B; otherwise on B, and A's point is depth back along n.
-    const back = refIsB ? 0 : depth;
-    c[0] = x - nx * back; c[1] = y - ny * back; c[2] = z - nz * back;
-    c[3] = nx; c[4] = ny; c[5] = nz;
-    c[6] = depth;
-    out.push(base | (src.inEdge[v] << 3) | src.outEdge[v]);
-  }
+  // clip edge ids are below 8 (the quad's 0..3, the side planes' 4..7)
+  out.pushClipped(src, refIsB, (refIsB << 12) | (refFace << 9) | (incFace << 6), 3);
   out.reduce();
 }
 

@@ -217,20 +217,9 @@ function faceManifold(
   const src = clipBySidePlanes(R.faceVertices, R.faceStart[ref], R.faceStart[ref + 1], vr, rx, ry, rz);
   if (src === null) return false;
   const before = out.count;
-  const nx = refIsB ? rx : -rx, ny = refIsB ? ry : -ry, nz = refIsB ? rz : -rz;
-  const base = (refIsB << 30) | ((ref & 255) << 22) | ((inc & 255) << 14);
-  const xyz = src.xyz, margin = out.margin;
-  for (let v = 0; v < src.count; v++) {
-    const x = xyz[3 * v], y = xyz[3 * v + 1], z = xyz[3 * v + 2];
-    const depth = rd - (rx * x + ry * y + rz * z);
-    if (depth < -margin) continue;
-    const c = out.next;
-    const back = refIsB ? 0 : depth;
-    c[0] = x - nx * back; c[1] = y - ny * back; c[2] = z - nz * back;
-    c[3] = nx; c[4] = ny; c[5] = nz;
-    c[6] = depth;
-    out.push(base | ((src.inEdge[v] & 127) << 7) | (src.outEdge[v] & 127));
-  }
+  const plane = out.reference;
+  plane[0] = rx; plane[1] = ry; plane[2] = rz; plane[3] = rd;
+  out.pushClipped(src, refIsB, (refIsB << 30) | ((ref & 255) << 22) | ((inc & 255) << 14), 7);
   out.reduce();
   return out.count > before;
 }

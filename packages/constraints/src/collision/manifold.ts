@@ -9,6 +9,7 @@ import {
   CONTACT_SHAPE_B, CONTACT_SUB_SHAPE, MANIFOLD_COUNT, MANIFOLD_FIRST, MANIFOLD_SHAPE_A, MANIFOLD_SHAPE_B, MANIFOLD_STRIDE,
   ContactBuffer,
 } from './contact-buffer.js';
+import type { ClipPolygon } from './clip.js';
 import { combineFriction, combineRestitution } from './material.js';
 import type { ShapeStore } from './shape-store.js';
 
@@ -69,6 +70,37 @@ export class ManifoldBuilder {
     this.depth[i] = depth;
     this.feature[i] = feature;
     this.subShape[i] = this.currentSubShape;
+  }
+
+  /**
+   * The reference face's plane n . x = d (n unit, out of the reference shape) for pushClipped,
+   * written by the caller (passing it as arguments would box the floats).
+   */
+  readonly reference = new Float64Array(4);
+
+  /**
+   * Face-against-face contacts: adds the vertices of `poly` (the incident face clipped by the
+   * reference face's side planes) that lie within the margin of the plane `reference`, with depth
+   * d - n . x. The normal points from B to A: n when the reference shape is B (refIsB = 1), -n
+   * otherwise. The incident points are on A when the reference is B; otherwise they are on B, and
+   * A's point is depth back along the normal. Feature id: base | inEdge << edgeBits | outEdge,
+   * each edge id masked to edgeBits.
+   */
+  pushClipped(poly: ClipPolygon, refIsB: number, base: number, edgeBits: number): void {
+    const r = this.reference, rx = r[0], ry = r[1], rz = r[2], rd = r[3];
+    const nx = refIsB ? rx : -rx, ny = refIsB ? ry : -ry, nz = refIsB ? rz : -rz;
+    const mask = (1 << edgeBits) - 1, xyz = poly.xyz, margin = this.margin;
+    for (let v = 0; v < poly.count; v++) {
+      const x = xyz[3 * v], y = xyz[3 * v + 1], z = xyz[3 * v + 2];
+      const depth = rd - (rx * x + ry * y + rz * z);
+      if (depth < -margin) continue;
+      const c = this.next;
+      const back = refIsB ? 0 : depth;
+      c[0] = x - nx * back; c[1] = y - ny * back; c[2] = z - nz * back;
+      c[3] = nx; c[4] = ny; c[5] = nz;
+      c[6] = depth;
+      this.push(base | ((poly.inEdge[v] & mask) << edgeBits) | (poly.outEdge[v] & mask));
+    }
   }
 
   /**
