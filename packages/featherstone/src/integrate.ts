@@ -71,32 +71,29 @@ function advanceJoints(model: Model, q: Arr, qd: Arr, qdd: ArrayLike<number>, dt
  * tangent, which lengthens v by sqrt(1 + (w h)^2) a step: a spinning body would speed up).
  */
 function advanceFreeJoint(q: Arr, qo: number, qd: Arr, vo: number, qdd: ArrayLike<number>, dt: number, worldRule: boolean): void {
+  if (!worldRule) {
+    // v' = (v + h v_dot) + d, d = exp(-[w] h) v - v + h w x v as freeJointTurn gives it
+    const d = screwTurn;
+    freeJointTurnAt(qd, vo, dt, d, 0);
+    for (let e = 0; e < 6; e++) {
+      qd[vo + e] += dt * qdd[vo + e];
+      qd[vo + e] += d[e];
+    }
+    integrateJoint(JointType.free, q, qo, qd, vo, dt);
+    return;
+  }
   const wx = qd[vo], wy = qd[vo + 1], wz = qd[vo + 2], vx = qd[vo + 3], vy = qd[vo + 4], vz = qd[vo + 5];
   // v + h a, link frame at the start
   const lx = vx + dt * (qdd[vo + 3] + wy * vz - wz * vy);
   const ly = vy + dt * (qdd[vo + 4] + wz * vx - wx * vz);
   const lz = vz + dt * (qdd[vo + 5] + wx * vy - wy * vx);
   const nx = wx + dt * qdd[vo], ny = wy + dt * qdd[vo + 1], nz = wz + dt * qdd[vo + 2];
-  // the frame's turn: exp(-[w'] h) applied to v + h a (world rule: the orientation turns by exactly
-  // that), or exp(-[w] h) applied to v (screw rule, which then adds h a); through the unit
-  // quaternion of half the angle
-  const hx = -0.5 * dt * (worldRule ? nx : wx), hy = -0.5 * dt * (worldRule ? ny : wy), hz = -0.5 * dt * (worldRule ? nz : wz);
-  const th = Math.sqrt(hx * hx + hy * hy + hz * hz);
-  const k = th < 1e-8 ? 1 - (th * th) / 6 : Math.sin(th) / th;
-  const rx = hx * k, ry = hy * k, rz = hz * k, rw = Math.cos(th);
-  const px = worldRule ? lx : vx, py = worldRule ? ly : vy, pz = worldRule ? lz : vz;
-  const sx = 2 * (ry * pz - rz * py), sy = 2 * (rz * px - rx * pz), sz = 2 * (rx * py - ry * px);
-  const ex = px + rw * sx + (ry * sz - rz * sy), ey = py + rw * sy + (rz * sx - rx * sz), ez = pz + rw * sz + (rx * sy - ry * sx);
+  // v' = exp(-[w'] h) (v + h a): the orientation turns by exactly that
+  const t = TURN;
+  t[0] = nx; t[1] = ny; t[2] = nz; t[3] = lx; t[4] = ly; t[5] = lz; t[6] = dt;
+  turnBack();
   qd[vo] = nx; qd[vo + 1] = ny; qd[vo + 2] = nz;
-  if (!worldRule) {
-    // (v + h v_dot) + d, d = exp(-[w] h) v - v + h w x v, summed as freeJointTurn's d is
-    qd[vo + 3] = (vx + dt * qdd[vo + 3]) + (ex - vx + dt * (wy * vz - wz * vy));
-    qd[vo + 4] = (vy + dt * qdd[vo + 4]) + (ey - vy + dt * (wz * vx - wx * vz));
-    qd[vo + 5] = (vz + dt * qdd[vo + 5]) + (ez - vz + dt * (wx * vy - wy * vx));
-    integrateJoint(JointType.free, q, qo, qd, vo, dt);
-    return;
-  }
-  qd[vo + 3] = ex; qd[vo + 4] = ey; qd[vo + 5] = ez;
+  qd[vo + 3] = t[7]; qd[vo + 4] = t[8]; qd[vo + 5] = t[9];
   // u = R0 (v + h a) with the starting orientation quaternion (x, y, z, w)
   const x = q[qo + 3], y = q[qo + 4], z = q[qo + 5], w = q[qo + 6];
   const tx = 2 * (y * lz - z * ly), ty = 2 * (z * lx - x * lz), tz = 2 * (x * ly - y * lx);
@@ -104,6 +101,29 @@ function advanceFreeJoint(q: Arr, qo: number, qd: Arr, vo: number, qdd: ArrayLik
   q[qo + 1] += dt * (ly + w * ty + (z * tx - x * tz));
   q[qo + 2] += dt * (lz + w * tz + (x * ty - y * tx));
   integrateJoint(JointType.spherical, q, qo + 3, qd, vo, dt);
+}
+
+/** The screw rule's velocity change d of one free joint (6 numbers, freeJointTurnAt). */
+const screwTurn = new Float64Array(6);
+
+/**
+ * Scratch of turnBack: angular velocity w at 0..2, vector p at 3..5, step h at 6; the result
+ * exp(-[w] h) p at 7..9. (Passed as arguments, the floats would be boxed on the heap.)
+ */
+const TURN = new Float64Array(10);
+
+/** TURN[7..9] = exp(-[w] h) p: p seen from a frame that turned by w h, through the unit quaternion of half the angle. */
+function turnBack(): void {
+  const t = TURN, h = t[6];
+  const hx = -0.5 * h * t[0], hy = -0.5 * h * t[1], hz = -0.5 * h * t[2];
+  const th = Math.sqrt(hx * hx + hy * hy + hz * hz);
+  const k = th < 1e-8 ? 1 - (th * th) / 6 : Math.sin(th) / th;
+  const rx = hx * k, ry = hy * k, rz = hz * k, rw = Math.cos(th);
+  const px = t[3], py = t[4], pz = t[5];
+  const sx = 2 * (ry * pz - rz * py), sy = 2 * (rz * px - rx * pz), sz = 2 * (rx * py - ry * px);
+  t[7] = px + rw * sx + (ry * sz - rz * sy);
+  t[8] = py + rw * sy + (rz * sx - rx * sz);
+  t[9] = pz + rw * sz + (rx * sy - ry * sx);
 }
 
 /**
@@ -122,19 +142,13 @@ export function freeJointTurn(model: Model, qd: ArrayLike<number>, dt: number, o
 function freeJointTurnAt(qd: ArrayLike<number>, vo: number, dt: number, out: Arr, oo: number): void {
   const wx = qd[vo], wy = qd[vo + 1], wz = qd[vo + 2];
   const vx = qd[vo + 3], vy = qd[vo + 4], vz = qd[vo + 5];
-  // exp(-[w] dt) v through the unit quaternion of half the angle
-  const hx = -0.5 * dt * wx, hy = -0.5 * dt * wy, hz = -0.5 * dt * wz;
-  const th = Math.sqrt(hx * hx + hy * hy + hz * hz);
-  const k = th < 1e-8 ? 1 - (th * th) / 6 : Math.sin(th) / th;
-  const rx = hx * k, ry = hy * k, rz = hz * k, rw = Math.cos(th);
-  const tx = 2 * (ry * vz - rz * vy), ty = 2 * (rz * vx - rx * vz), tz = 2 * (rx * vy - ry * vx);
-  const ex = vx + rw * tx + (ry * tz - rz * ty);
-  const ey = vy + rw * ty + (rz * tx - rx * tz);
-  const ez = vz + rw * tz + (rx * ty - ry * tx);
+  const t = TURN;
+  t[0] = wx; t[1] = wy; t[2] = wz; t[3] = vx; t[4] = vy; t[5] = vz; t[6] = dt;
+  turnBack();
   out[oo] = 0; out[oo + 1] = 0; out[oo + 2] = 0;
-  out[oo + 3] = ex - vx + dt * (wy * vz - wz * vy);
-  out[oo + 4] = ey - vy + dt * (wz * vx - wx * vz);
-  out[oo + 5] = ez - vz + dt * (wx * vy - wy * vx);
+  out[oo + 3] = t[7] - vx + dt * (wy * vz - wz * vy);
+  out[oo + 4] = t[8] - vy + dt * (wz * vx - wx * vz);
+  out[oo + 5] = t[9] - vz + dt * (wx * vy - wy * vx);
 }
 
 /** q <- q (+) qd dt, joint by joint. */
