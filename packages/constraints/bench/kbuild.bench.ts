@@ -225,9 +225,11 @@ for (const m of [6, 12, 24, 48]) {
   implicitSolver.buildK(rows, bodies, 'deltas');
   implicitSolver.setAccelerationRhs(rows, bodies);
   sweeps = implicitSolver.solve(rows, opts, false, force).iterations;
-  const [dense, imp] = interleaved([
+  const [dense, imp, kDense, kImplicit] = interleaved([
     [`m=${m}: PGS dense ${SWEEPS} sweeps`, () => { solver.solve(rows, opts, false, force); }],
     [`m=${m}: PGS implicit ${SWEEPS} sweeps`, () => { implicitSolver.solve(rows, opts, false, force); }],
+    [`m=${m}: dense build (buildK by deltas)`, () => solver.buildK(rows, bodies, 'deltas')],
+    [`m=${m}: implicit build (M, L^T D L, Y = L^-T J^T)`, () => implicitSolver.buildK(rows, bodies)],
   ]);
   const perD = dense.medianUs / (denseSweeps * m), perI = imp.medianUs / (sweeps * m);
   record({ name: `m=${m}: PGS dense per sweep per row`, medianUs: perD, minUs: dense.minUs / (denseSweeps * m), maxUs: dense.maxUs / (denseSweeps * m), calls: dense.calls, cpuUs: (dense.cpuUs as number) / (denseSweeps * m) });
@@ -239,8 +241,10 @@ for (const m of [6, 12, 24, 48]) {
     'dense: per sweep per row (median, min)': `${(perD * 1000).toFixed(1)} ns, ${((dense.minUs / (denseSweeps * m)) * 1000).toFixed(1)} ns`,
     'implicit: solve': cell(imp),
     'implicit: per sweep per row (median, min)': `${(perI * 1000).toFixed(1)} ns, ${((imp.minUs / (sweeps * m)) * 1000).toFixed(1)} ns`,
+    'dense: build K': cell(kDense),
+    'implicit: build (factorise, Y)': cell(kImplicit),
   });
 }
 printTable(`K build on the ${model.nLinks}-link, ${model.nv}-dof humanoid tree, median (min..max) over ${SAMPLES} samples — ${COMMAND}`, kTable);
-printTable(`PGS on the same K, ${SWEEPS} sweeps from a cold start (tolerance 0; the World's dense limit is 96 rows, implicit above) — ${COMMAND}`, pgsTable);
+printTable(`PGS on the same K, ${SWEEPS} sweeps from a cold start (tolerance 0), and each mode's build (the World forms K densely up to 24 rows, 96 when every row is bilateral, and solves implicitly above) — ${COMMAND}`, pgsTable);
 console.log(`\nwrote ${writeResults('kbuild')}`);

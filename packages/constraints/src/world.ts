@@ -501,7 +501,7 @@ export class World {
       const b = bodies[bi];
       if (b.sleeping) continue;
       b.save();
-      if (b.momentumTarget) {
+      if (b.momentumTarget && this.rowDirections(rows, b) >= 0) {
         // momentum now (dt = 0) and its rate (the external force) for the step, at the step's
         // start, from the accelerations without the gyroscopic change (gyroscopic.ts), which
         // integrates the same internal forces more faithfully and is no external force
@@ -639,32 +639,13 @@ export class World {
     for (let bi = 0; bi < this.bodies.length; bi++) {
       const b = this.bodies[bi];
       if (b.sleeping || !b.momentumTarget) continue;
+      const nd = this.rowDirections(rows, b);
+      if (nd < 0) continue; // blocked: the step's start did not compute the momenta either
       // target = momentum at the start + h * external force (momentumTarget holds the force here)
       const target = b.momentumTarget;
       for (let e = 0; e < 6; e++) target[e] = b.momentumStart![e] + h * target[e];
-      // directions of the rows that acted on this body, orthonormalised
-      let nd = 0, blocked = false;
+      if (nd === 0) { restoreFreeRootMomenta(b.model, b.state, b.momentumTarget); continue; }
       const D = this.dirScratch;
-      for (let j = 0; j < rows.count && !blocked; j++) {
-        if (rows.bodyA[j] !== b.index && rows.bodyB[j] !== b.index) continue;
-        if (rows.bodyA[j] === rows.bodyB[j]) continue; // internal to the body: no net force
-        if (rows.type[j] !== RowType.Point) {
-          // an angular row to the world, or a joint row on the root's own dofs, can push the whole body
-          if (rows.type[j] === RowType.Angular || this.actsOnRoot(rows, j, b)) blocked = true;
-          continue;
-        }
-        let x = rows.dir[3 * j], y = rows.dir[3 * j + 1], z = rows.dir[3 * j + 2];
-        for (let k = 0; k < nd; k++) {
-          const p = x * D[3 * k] + y * D[3 * k + 1] + z * D[3 * k + 2];
-          x -= p * D[3 * k]; y -= p * D[3 * k + 1]; z -= p * D[3 * k + 2];
-        }
-        const n = Math.sqrt(x * x + y * y + z * z);
-        if (n > 1e-9) { D[3 * nd] = x / n; D[3 * nd + 1] = y / n; D[3 * nd + 2] = z / n; nd++; }
-        if (nd === 3) blocked = true;
-      }
-      const touched = nd > 0 || blocked;
-      if (!touched) { restoreFreeRootMomenta(b.model, b.state, b.momentumTarget); continue; }
-      if (blocked) continue;
       forwardKinematics(b.model, b.state, true);
       freeRootCurrentMomenta(b.model, b.state, this.momentumNow);
       let x = b.momentumTarget[3] - this.momentumNow[3], y = b.momentumTarget[4] - this.momentumNow[4], z = b.momentumTarget[5] - this.momentumNow[5];
@@ -679,7 +660,38 @@ export class World {
     }
   }
 
-  /** Whether a joint row acts on the free root's own dofs (then it can push the whole body). */
+  /**
+   * The directions in which the step's rows push body b from outside, orthonormalised into
+   * dirScratch: their number (0: nothing pushes it, its momentum is kept whole), or -1 when they
+   * block it (three independent directions, an angular row to another body or the world, or a
+   * joint row on the root's own dofs): nothing of its momentum is kept then.
+   */
+  private rowDirections(rows: RowBuffer, b: Body): number {
+    let nd = 0;
+    const D = this.dirScratch;
+    if (b.island < 0) return 0;
+    // the body's rows are among its island's (in the order of the row buffer)
+    for (let k = this.islandStart[b.island]; k < this.islandStart[b.island + 1]; k++) {
+      const j = this.islandRows[k];
+      if (rows.bodyA[j] !== b.index && rows.bodyB[j] !== b.index) continue;
+      if (rows.bodyA[j] === rows.bodyB[j]) continue; // internal to the body: no net force
+      if (rows.type[j] !== RowType.Point) {
+        // an angular row to the world, or a joint row on the root's own dofs, can push the whole body
+        if (rows.type[j] === RowType.Angular || this.actsOnRoot(rows, j, b)) return -1;
+        continue;
+      }
+      let x = rows.dir[3 * j], y = rows.dir[3 * j + 1], z = rows.dir[3 * j + 2];
+      for (let k = 0; k < nd; k++) {
+        const p = x * D[3 * k] + y * D[3 * k + 1] + z * D[3 * k + 2];
+        x -= p * D[3 * k]; y -= p * D[3 * k + 1]; z -= p * D[3 * k + 2];
+      }
+      const n = Math.sqrt(x * x + y * y + z * z);
+      if (n > 1e-9) { D[3 * nd] = x / n; D[3 * nd + 1] = y / n; D[3 * nd + 2] = z / n; nd++; }
+      if (nd === 3) return -1;
+    }
+    return nd;
+  }
+
   private actsOnRoot(rows: RowBuffer, j: number, b: Body): boolean {
     if (rows.type[j] === RowType.Joint) return b.model.dofLink[rows.dof[j]] === 0;
     return rows.linkA[j] === 0;

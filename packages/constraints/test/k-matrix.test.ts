@@ -153,7 +153,7 @@ describe('the constraint matrix K', () => {
     console.log(`K by deltas vs J M^-1 J^T: worst absolute difference ${worst.toExponential(2)}`);
   });
 
-  it('the implicit PGS (K never formed: J and M^-1 J^T columns) gives the dense PGS forces', () => {
+  it('the implicit PGS (K never formed: M factorised, Y = L^-T J^T) gives the dense PGS forces, for point rows between two bodies and within one, joint and angular rows', () => {
     const r = rng(99);
     for (let trial = 0; trial < 10; trial++) {
       const bodies = [0, 1].map((k) => new Body(k, `b${k}`, randomTree(r, 4 + Math.floor(r() * 8))));
@@ -163,11 +163,19 @@ describe('the constraint matrix K', () => {
       for (let k = 0; k < 20; k++) {
         const bi = Math.floor(r() * 2), link = Math.floor(r() * bodies[bi].model.nLinks);
         const j = k % 3 === 2
-          ? rows.addPoint(RowTag.User, bi, link, [r(), r(), r()], 1 - bi, Math.floor(r() * bodies[1 - bi].model.nLinks), [r(), r(), r()], unit())
+          ? rows.addPoint(RowTag.User, bi, link, [r(), r(), r()], k % 2 === 0 ? 1 - bi : bi, Math.floor(r() * bodies[k % 2 === 0 ? 1 - bi : bi].model.nLinks), [r(), r(), r()], unit())
           : rows.addPoint(RowTag.User, bi, link, [r(), r(), r()], -1, -1, [0, 0, 0], unit());
         if (k % 2 === 0) rows.setBounds(j, 0, Infinity);
         else if (k % 5 === 1) rows.setBounds(j, -0.3, 0.3);
       }
+      // joint rows (a limit, a joint vector) and an angular row between the two bodies
+      for (let k = 0; k < 4; k++) {
+        const bi = k % 2, model = bodies[bi].model;
+        const dof = Math.floor(r() * model.nv), link = model.dofLink[dof];
+        rows.setBounds(rows.addJoint(RowTag.User, bi, dof, r() < 0.5 ? 1 : -1), 0, Infinity);
+        rows.addJointVec(RowTag.User, bi, link, r() - 0.5, r() - 0.5, r() - 0.5);
+      }
+      rows.addAngular(RowTag.User, 0, Math.floor(r() * bodies[0].model.nLinks), 1, Math.floor(r() * bodies[1].model.nLinks), unit());
       const idx = Int32Array.from({ length: rows.count }, (_, i) => i);
       const out: Float64Array[] = [];
       for (const limit of [1000, 0]) {

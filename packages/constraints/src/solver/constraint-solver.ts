@@ -8,6 +8,10 @@
  * link accelerations (O(1) per row). The delta joint accelerations of each column are kept, so a
  * solution f becomes qdd = qdd0 + sum_i f_i dqdd_i without another dynamics pass. Cost:
  * O(n m + m^2) to build.
+ *
+ * Problems of many rows (a pile, a ragdoll lying on boxes) are solved without forming K: each
+ * body's mass matrix is factorised in its sparse L^T D L form and K = Y^T D^-1 Y is applied row by
+ * row (buildImplicit), which costs a short path per row instead of a whole tree.
  */
 import { accelerationDeltasForce, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Body } from '../body.js';
@@ -15,7 +19,7 @@ import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
 import { PgsResult, PgsSolver, type PgsOptions } from '../lcp/pgs.js';
 import { rowAccelerationInto, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
-import { rowSideJacobian } from '../rows/jacobian.js';
+import { rowSideDeepestDof, rowSideJacobianOnPath, worldMotionSubspaces } from '../rows/jacobian.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 
 /** How K is built: by AccelerationDeltas (fast), or by the test-force method (m + 1 ABA calls, reference). */
@@ -54,14 +58,20 @@ export class ConstraintSolver {
   hi = new Float64Array(16);
   boundRow = new Int32Array(16);
   /**
-   * Dense mode forms K (m x m) and solves it with PgsSolver; implicit mode (large problems) keeps
-   * only the columns dqdd_i and the Jacobian rows J_i and runs the same Gauss-Seidel sweep on
-   * a_i = b_i + J_i (sum_j f_j dqdd_j): O(m nv) per sweep instead of O(m^2), and no m^2 storage.
+   * Dense mode forms K (m x m) and solves it with PgsSolver; implicit mode (large problems)
+   * factorises each body's mass matrix, keeps Y_i = L^-T J_i^T per row side (sparse: the dofs from
+   * the row's link to the root) and runs the same Gauss-Seidel sweep on a_i = b_i + Y_i . z,
+   * z = D^-1 sum_j Y_j f_j (buildImplicit): O(m path) per sweep instead of O(m^2), and no m^2
+   * storage.
    */
   dense = true;
-  /** Problems of more rows than this are solved implicitly. */
-  denseLimit = 96;
-  private jrows = new Float64Array(256);
+  /**
+   * Problems of more rows than this are solved implicitly: past about 24 rows on a 44-dof
+   * character, factorising its mass matrix once costs less than a tree pass per row.
+   */
+  denseLimit = 24;
+  /** Problems of bilateral rows only stay dense up to this many rows, for the exact solve of solveDirect. */
+  directLimit = 96;
   /** Per row side (2c + s): accumulator offset of its body (-1: no such side), dof count, and its sparse Jacobian (jIdx/jVal from jStart, jLen entries). */
   private sideAcc = new Int32Array(32);
   private sideNv = new Int32Array(32);
@@ -69,6 +79,8 @@ export class ConstraintSolver {
   private jLen = new Int32Array(32);
   private jIdx = new Int32Array(256);
   private jVal = new Float64Array(256);
+  /** D^-1 Y entries of the sparse sides (implicit mode). */
+  private jW = new Float64Array(256);
   private diag = new Float64Array(16);
   /** Per row side (2c + s): what its measure reads (SideKind), its link (or first dof), and its 6-vector measure (prepareMeasures). */
   private sideKind = new Uint8Array(32);
@@ -135,7 +147,6 @@ export class ConstraintSolver {
         colSize += bodies[b].model.nv;
       }
     }
-    if (this.columns.length < colSize) this.columns = new Float64Array(2 * colSize);
     if (this.f.length < count) {
       const c2 = 2 * count;
       this.f = new Float64Array(c2);
@@ -146,16 +157,25 @@ export class ConstraintSolver {
       this.diag = new Float64Array(c2);
       this.scale = new Float64Array(c2);
     }
-    this.dense = count <= this.denseLimit;
-    if (this.dense) this.pgs.reserve(count);
-    else {
-      if (this.jrows.length < colSize) this.jrows = new Float64Array(2 * colSize);
+    this.dense = count <= this.denseLimit || (count <= this.directLimit && this.allRowsBilateral(rows));
+    if (this.dense) {
+      this.pgs.reserve(count);
+      if (this.columns.length < colSize) this.columns = new Float64Array(2 * colSize);
+    } else {
       let accSize = 0;
       if (this.accOffset.length < nb + 1) this.accOffset = new Int32Array(2 * nb + 1);
       for (let k = 0; k < nb; k++) { this.accOffset[k] = accSize; accSize += bodies[this.bodyList[k]].model.nv; }
       this.accOffset[nb] = accSize;
       if (this.acc.length < accSize) this.acc = new Float64Array(2 * accSize);
     }
+  }
+
+  private allRowsBilateral(rows: RowBuffer): boolean {
+    for (let c = 0; c < this.m; c++) {
+      const j = this.rowList[c];
+      if (rows.lo[j] !== -Infinity || rows.hi[j] !== Infinity || rows.boundRow[j] >= 0) return false;
+    }
+    return true;
   }
 
   private sortKeys = new Float64Array(16);
@@ -214,7 +234,7 @@ export class ConstraintSolver {
    * With method 'testForce', each column costs one more ABA call per body instead (reference).
    */
   buildK(rows: RowBuffer, bodies: readonly Body[], method: KMethod = 'deltas'): void {
-    if (!this.dense) { this.buildImplicit(rows, bodies, method); return; }
+    if (!this.dense) { this.buildImplicit(rows, bodies); return; }
     const m = this.m;
     const lcp = this.lcp;
     lcp.resize(m);
@@ -337,40 +357,25 @@ export class ConstraintSolver {
     linkDeltasFromJointDeltas(body, col);
   }
 
-  /** Implicit mode: the columns dqdd_i (AccelerationDeltas), the Jacobian rows, and diag K_ii = J_i dqdd_i. */
-  private buildImplicit(rows: RowBuffer, bodies: readonly Body[], method: KMethod): void {
+  /**
+   * Implicit mode, K = J M^-1 J^T never formed. Each body's M (with the armature and implicit
+   * damping AccelerationDeltas sees) is factorised as L^T D L (featherstone ltdl.ts), and each row
+   * side keeps Y = L^-T J^T, which lives on the dofs between its link and the root like J itself.
+   * Then K = Y^T D^-1 Y: the measure of a row is b + Y . z, with z = D^-1 sum_i Y_i f_i per body,
+   * and the forces act as M^-1 J^T f = L^-1 z. One factorisation per body and one sparse solve per
+   * row side replace a pass over the whole tree per row side. `method` has no effect here: the
+   * test-force reference builds dense K only.
+   */
+  private buildImplicit(rows: RowBuffer, bodies: readonly Body[]): void {
     const m = this.m;
     let maxNv = 0;
-    for (let k = 0; k < this.nBodies; k++) maxNv = Math.max(maxNv, bodies[this.bodyList[k]].model.nv);
-    if (this.colScratch.length < maxNv) this.colScratch = new Float64Array(2 * maxNv);
-    for (let c = 0; c < m; c++) {
-      const i = this.rowList[c];
-      const sides = rowSides(rows, i);
-      for (let s = 0; s < sides; s++) {
-        const body = bodies[s === 0 ? rows.bodyA[i] : rows.bodyB[i]];
-        const off = this.colOffset[2 * c + s], nv = body.model.nv;
-        // into scratch, then copied: a subarray view of the columns would be allocated per side
-        const scratch = this.colScratch;
-        if (method === 'deltas') rowSideTestForce(rows, i, s, body, scratch);
-        else this.testForceColumn(rows, i, s, body, scratch.subarray(0, nv)); // reference path (allocates)
-        const col = this.columns;
-        for (let d = 0; d < nv; d++) col[off + d] = scratch[d];
-        rowSideJacobian(rows, i, s, body, this.jrows, off);
-      }
-      // K_ii = sum over pairs of sides on the same body of J_i,s . dqdd_i,s'
-      let d = 0;
-      for (let s = 0; s < sides; s++) {
-        for (let t = 0; t < sides; t++) {
-          const bs = s === 0 ? rows.bodyA[i] : rows.bodyB[i], bt = t === 0 ? rows.bodyA[i] : rows.bodyB[i];
-          if (bs !== bt) continue;
-          const js = this.colOffset[2 * c + s], ct = this.colOffset[2 * c + t];
-          const nv = bodies[bs].model.nv;
-          for (let e = 0; e < nv; e++) d += this.jrows[js + e] * this.columns[ct + e];
-        }
-      }
-      this.diag[c] = d;
+    for (let k = 0; k < this.nBodies; k++) {
+      const B = bodies[this.bodyList[k]];
+      B.factorMass();
+      worldMotionSubspaces(B, B.motionWorld);
+      if (B.model.nv > maxNv) maxNv = B.model.nv;
     }
-    // sparse Jacobian rows (a point row touches only the dofs of its link's ancestors)
+    if (this.colScratch.length < maxNv) this.colScratch = new Float64Array(2 * maxNv);
     if (this.sideAcc.length < 2 * m) {
       this.sideAcc = new Int32Array(4 * m); this.sideNv = new Int32Array(4 * m);
       this.jStart = new Int32Array(4 * m); this.jLen = new Int32Array(4 * m);
@@ -379,32 +384,61 @@ export class ConstraintSolver {
     for (let c = 0; c < m; c++) {
       const i = this.rowList[c];
       const sides = rowSides(rows, i);
+      let d = 0;
       for (let s = 0; s < 2; s++) {
         const k = 2 * c + s;
         if (s >= sides) { this.sideAcc[k] = -1; this.jLen[k] = 0; continue; }
         const b = s === 0 ? rows.bodyA[i] : rows.bodyB[i];
-        const lb = this.bodyLocal[b];
-        this.sideAcc[k] = this.accOffset[lb];
-        const nv = this.accOffset[lb + 1] - this.accOffset[lb];
+        const body = bodies[b], nv = body.model.nv, F = body.massFactor;
+        this.sideAcc[k] = this.accOffset[this.bodyLocal[b]];
         this.sideNv[k] = nv;
-        if (this.jIdx.length < nz + nv) {
-          const grown = Math.max(2 * this.jIdx.length, nz + nv);
-          const ji = new Int32Array(grown); ji.set(this.jIdx); this.jIdx = ji;
-          const jv = new Float64Array(grown); jv.set(this.jVal); this.jVal = jv;
-        }
+        if (this.jIdx.length < nz + nv) this.growSparse(nz + nv);
+        // J along the path from the side's deepest dof to the root, then Y = L^-T J in place, with
+        // D^-1 Y beside it
+        const deepest = rowSideDeepestDof(rows, i, s, body);
         this.jStart[k] = nz;
-        const jo = this.colOffset[k];
-        for (let e = 0; e < nv; e++) {
-          const v = this.jrows[jo + e];
-          if (v !== 0) { this.jIdx[nz] = e; this.jVal[nz] = v; nz++; }
+        if (deepest >= 0) {
+          const path = F.pathDofs, p0 = F.pathStart[deepest], n = F.pathStart[deepest + 1] - p0;
+          rowSideJacobianOnPath(rows, i, s, body, deepest, body.motionWorld, this.jVal, nz);
+          F.solveLTransposedOnPath(deepest, this.jVal, nz);
+          for (let e = 0; e <= n; e++) {
+            const q = e === 0 ? deepest : path[p0 + e - 1];
+            const v = this.jVal[nz + e], w = v / F.D[q];
+            this.jIdx[nz + e] = q;
+            this.jW[nz + e] = w;
+            d += v * w;
+          }
+          nz += n + 1;
         }
         this.jLen[k] = nz - this.jStart[k];
       }
+      // K_ii = sum over pairs of sides on the same body of Y_s . D^-1 Y_t (both sides on one body:
+      // a self-contact, whose cross terms the loop above left out)
+      if (sides === 2 && rows.bodyA[i] === rows.bodyB[i]) d += 2 * this.sparseDot(2 * c, 2 * c + 1);
+      this.diag[c] = d;
     }
-    if (method === 'testForce') this.dynamics(bodies);
   }
 
-  /** a_c = b_c + sum over sides J_c,s . acc_body(s) (implicit mode, sparse J). */
+  /** Y_a . D^-1 Y_b for two row sides on one body (their entries run from the leaf to the root). */
+  private sparseDot(a: number, b: number): number {
+    const idx = this.jIdx, val = this.jVal, w = this.jW;
+    let p = this.jStart[a], q = this.jStart[b];
+    const pe = p + this.jLen[a], qe = q + this.jLen[b];
+    let s = 0;
+    while (p < pe && q < qe) {
+      if (idx[p] === idx[q]) { s += val[p] * w[q]; p++; q++; } else if (idx[p] > idx[q]) p++; else q++;
+    }
+    return s;
+  }
+
+  private growSparse(size: number): void {
+    const grown = Math.max(2 * this.jIdx.length, size);
+    const ji = new Int32Array(grown); ji.set(this.jIdx); this.jIdx = ji;
+    const jv = new Float64Array(grown); jv.set(this.jVal); this.jVal = jv;
+    const jw = new Float64Array(grown); jw.set(this.jW); this.jW = jw;
+  }
+
+  /** a_c = b_c + sum over sides Y_c,s . z_body(s) (implicit mode; acc holds z). */
   private implicitMeasure(c: number): number {
     let a = this.b[c];
     const acc = this.acc, idx = this.jIdx, val = this.jVal;
@@ -417,14 +451,14 @@ export class ConstraintSolver {
     return a;
   }
 
-  /** acc_body(s) += delta * dqdd_c,s for each side of row c. */
+  /** z_body(s) += delta * D^-1 Y_c,s for each side of row c. */
   private implicitApply(c: number, delta: number): void {
-    const acc = this.acc, col = this.columns;
+    const acc = this.acc, idx = this.jIdx, w = this.jW;
     for (let k = 2 * c; k < 2 * c + 2; k++) {
       const ao = this.sideAcc[k];
       if (ao < 0) continue;
-      const co = this.colOffset[k], nv = this.sideNv[k];
-      for (let e = 0; e < nv; e++) acc[ao + e] += delta * col[co + e];
+      const j0 = this.jStart[k], j1 = j0 + this.jLen[k];
+      for (let e = j0; e < j1; e++) acc[ao + idx[e]] += delta * w[e];
     }
   }
 
@@ -457,14 +491,23 @@ export class ConstraintSolver {
     this.implicitResidual();
     let residual = this.residualOut[0];
     while (!(residual <= tol) && it < maxIt && residual === residual) {
+      // the largest natural-map residual a row had when the sweep visited it (|d (f - clamp(f -
+      // a / d))| at the forces of that moment): small only when the forces have stopped moving
+      let seen = 0;
       for (let c = 0; c < m; c++) {
         const d = scale[c];
         if (d === 0) continue;
         const r = br[c];
         const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
-        const fi = f[c];
-        let x = fi - (omega * this.implicitMeasure(c)) / d;
+        const fi = f[c], a = this.implicitMeasure(c);
+        let x = fi - a / d;
         if (x < L) x = L; else if (x > U) x = U;
+        const e = d * (fi - x), ae = e < 0 ? -e : e;
+        if (ae > seen || ae !== ae) seen = ae; // a NaN stays
+        if (omega !== 1) {
+          x = fi - (omega * a) / d;
+          if (x < L) x = L; else if (x > U) x = U;
+        }
         if (x !== fi) { f[c] = x; this.implicitApply(c, x - fi); }
       }
       for (let c = 0; c < m; c++) {
@@ -475,8 +518,9 @@ export class ConstraintSolver {
         if (x !== fi) { f[c] = x; this.implicitApply(c, x - fi); }
       }
       it++;
-      // the residual costs a sweep of its own: look every fourth sweep, and after the last
-      if ((it & 3) === 0 || it >= maxIt) { this.implicitResidual(); residual = this.residualOut[0]; }
+      // the residual of the forces themselves costs most of a sweep: it is taken when the sweep
+      // saw every row within the tolerance (or failed to tell: NaN), and after the last sweep
+      if (!(seen > tol) || it >= maxIt) { this.implicitResidual(); residual = this.residualOut[0]; }
     }
     res.iterations = it;
     res.residual = residual;
@@ -639,6 +683,7 @@ export class ConstraintSolver {
       const out = target === 'qdd' ? B.qdd : target === 'qd' ? B.state.qd : B.scratch;
       if (target === 'qdd') out.set(B.qdd0);
       else if (target === 'dq') out.fill(0, 0, nv);
+      if (!this.dense) { this.combineImplicit(k, B, out); continue; }
       for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
         const entry = this.entries[e];
         const c = entry >> 1, s = entry & 1;
@@ -649,6 +694,21 @@ export class ConstraintSolver {
         for (let d = 0; d < nv; d++) out[d] += fc * col[off + d];
       }
     }
+  }
+
+  /** out += M^-1 J^T f = L^-1 z with z = sum_i f_i D^-1 Y_i over the row sides on the k-th body (implicit mode). */
+  private combineImplicit(k: number, B: Body, out: Float64Array): void {
+    const nv = B.model.nv, z = this.colScratch, idx = this.jIdx, w = this.jW;
+    z.fill(0, 0, nv);
+    for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
+      const entry = this.entries[e];
+      const fc = this.f[entry >> 1];
+      if (fc === 0) continue;
+      const j0 = this.jStart[entry], j1 = j0 + this.jLen[entry];
+      for (let q = j0; q < j1; q++) z[idx[q]] += fc * w[q];
+    }
+    B.massFactor.solveL(z);
+    for (let d = 0; d < nv; d++) out[d] += z[d];
   }
 
   /** Row of local index c. */
