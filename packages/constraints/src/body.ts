@@ -2,7 +2,7 @@
  * A simulated body of a World: an articulated character (or a single free rigid body) with its
  * Model, State, and the per-step scratch the World needs.
  */
-import { SparseLTDL, State, forwardDynamics, freeRootCount, massMatrix, type Model } from '@sinew/featherstone';
+import { State, forwardDynamics, freeRootCount, type Model } from '@sinew/featherstone';
 import { implicitGyroscopicDelta } from './gyroscopic.js';
 import { linkDeltasFromJointDeltas } from './solver/link-deltas.js';
 
@@ -47,14 +47,6 @@ export class Body {
   gyroscopicStep = 0;
   /** The change dynamics() made to qdd0 for the gyroscopic term (zero when none). */
   readonly gyroDelta: Float64Array;
-  /** The joint-space inertia M + diag(armature + h damping) of the last factorMass as L^T D L (featherstone ltdl.ts). */
-  readonly massFactor: SparseLTDL;
-  /** Each dof's motion subspace in world coordinates, 6 per dof (rows/jacobian.ts worldMotionSubspaces). */
-  readonly motionWorld: Float64Array;
-  /** The dense M that factorMass factorises (nv x nv). */
-  private readonly massScratch: Float64Array;
-  /** Per link, the last dof of its joint or of its nearest ancestor joint with dofs (-1: none): where its path of dofs to the root starts. */
-  readonly linkLastDof: Int32Array;
   /** Resting bodies are not stepped until something wakes them. */
   sleeping = false;
   /** Whether frameQ and frameQd hold this sleeper's state as the last step left it (set by the World). */
@@ -84,14 +76,6 @@ export class Body {
     this.frameQd = new Float64Array(model.nv);
     this.scratch = new Float64Array(Math.max(6, model.nv));
     this.gyroDelta = new Float64Array(model.nv);
-    this.massFactor = new SparseLTDL(model);
-    this.massScratch = new Float64Array(model.nv * model.nv);
-    this.motionWorld = new Float64Array(6 * model.nv);
-    this.linkLastDof = new Int32Array(model.nLinks);
-    for (let i = 0; i < model.nLinks; i++) {
-      const p = model.parent[i];
-      this.linkLastDof[i] = model.jointNv[i] > 0 ? model.vOffset[i] + model.jointNv[i] - 1 : p >= 0 ? this.linkLastDof[p] : -1;
-    }
     const freeTree = model.parent[0] === -1 && model.jointType[0] === 4 && freeRootCount(model) === 1;
     this.momentumTarget = freeTree ? new Float64Array(6) : null;
     this.momentumStart = freeTree ? new Float64Array(6) : null;
@@ -116,18 +100,6 @@ export class Body {
       linkDeltasFromJointDeltas(this, d);
       for (let e = 0; e < 6 * this.model.nLinks; e++) w.a[e] += w.da[e];
     }
-  }
-
-  /**
-   * Factorises the matrix whose inverse AccelerationDeltas applies (the mass matrix with the
-   * armature and implicit damping of the last dynamics() on its diagonal) into massFactor, at the
-   * link transforms of the last kinematics.
-   */
-  factorMass(): void {
-    const { model, state } = this;
-    massMatrix(model, state, this.massScratch, state.work.jointArmature, false);
-    const bad = this.massFactor.factor(this.massScratch);
-    if (bad >= 0) throw new Error(`body "${this.name}": the joint-space inertia is not positive definite (dof ${bad} of joint "${model.jointNames[model.dofLink[bad]]}")`);
   }
 
   save(): void {

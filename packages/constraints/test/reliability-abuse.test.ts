@@ -309,7 +309,10 @@ describe('abuse that games produce', () => {
     expect(w.minLowest).toBeGreaterThan(-0.05);
   });
 
-  for (const [dt, seconds] of [[1 / 10, 3], [1 / 1000, 0.6]] as const) {
+  // At 1/10 s the dropped humanoid stands for a while and then topples; when it topples is chaotic
+  // (a change of 1e-9 m in the drop height moves it by a second, in the dense solver as in the
+  // implicit one), so its rest is judged after 6 s, when 16 such perturbed runs were all asleep.
+  for (const [dt, seconds] of [[1 / 10, 6], [1 / 1000, 0.6]] as const) {
     it(`time step ${dt === 0.1 ? '1/10' : '1/1000'} s: a humanoid dropped from 0.5 m lands without NaN, tunnelling or energy gain`, async () => {
       const world = ground();
       const man = humanoid(world, 'dropped', 0, 0.5);
@@ -326,7 +329,10 @@ describe('abuse that games produce', () => {
       expect(w.minLowest).toBeGreaterThan(dt === 0.1 ? -0.05 : -0.02);
       expect(lowestPoint(man)).toBeGreaterThan(dt === 0.1 ? -0.05 : -0.01);
       expect(w.maxE - E0).toBeLessThan(5);
-      if (dt === 0.1) expect(eEnd.ke).toBeLessThan(1); // at rest after 3 s
+      if (dt === 0.1) {
+        expect(eEnd.ke).toBeLessThan(1); // at rest after 6 s
+        expect(man.sleeping).toBe(true);
+      }
     });
   }
 });

@@ -1,25 +1,19 @@
 /**
  * The joint-space mass matrix by the composite-rigid-body algorithm (Featherstone 2008 table 6.2),
  * armature included on the diagonal. outM is nv x nv, row-major.
- *
- * `diagonal` replaces the armature (work.jointArmature after forwardDynamics is armature + h
- * damping: the matrix whose inverse AccelerationDeltas applies); with `kinematics` false the link
- * transforms of the last forwardKinematics are used as they are.
  */
 import { forwardKinematics } from './kinematics.js';
 import type { Model } from './model.js';
 import { congruenceInertia, mulMat6Vec, xformForceTransposed, type Arr } from './spatial.js';
 import type { State } from './state.js';
 
-export function massMatrix(model: Model, state: State, outM: Arr, diagonal: ArrayLike<number> = model.armature, kinematics = true): Arr {
+export function massMatrix(model: Model, state: State, outM: Arr): Arr {
   const nv = model.nv;
   if (outM.length < nv * nv) throw new RangeError(`massMatrix: output of ${outM.length} numbers, expected ${nv * nv}`);
-  if (kinematics) {
-    const valid = state.work.dynamicsValid;
-    forwardKinematics(model, state, false);
-    // Kinematics without velocities does not change what ABA left for AccelerationDeltas.
-    state.work.dynamicsValid = valid;
-  }
+  const valid = state.work.dynamicsValid;
+  forwardKinematics(model, state, false);
+  // Kinematics without velocities does not change what ABA left for AccelerationDeltas.
+  state.work.dynamicsValid = valid;
   const w = state.work;
   const { Ic, Xup, tmp, tmp36 } = w;
   const n = model.nLinks;
@@ -41,7 +35,7 @@ export function massMatrix(model: Model, state: State, outM: Arr, diagonal: Arra
         outM[(di + r) * nv + di + k] = s;
         outM[(di + k) * nv + di + r] = s;
       }
-      outM[(di + k) * nv + di + k] += diagonal[di + k];
+      outM[(di + k) * nv + di + k] += model.armature[di + k];
       let j = i;
       while (model.parent[j] >= 0) {
         xformForceTransposed(Xup, 12 * j, tmp, 0, tmp, 6, false);

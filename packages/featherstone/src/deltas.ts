@@ -101,6 +101,63 @@ export function pointForceToLink(state: State, link: number, point: ArrayLike<nu
 }
 
 /**
+ * The inbound half of AccelerationDeltas alone (lines 6-16), for the constraint solver's implicit
+ * mode. The test force is a spatial force f (link coordinates, at fo) on `link`, or, when f is
+ * null, a generalised force on the dofs of `link`'s own joint (jointForce at jfo, one number per
+ * dof). The joint forces du_i it leaves on the path from `link` to the root are written out along
+ * that path, the link's dofs first (last dof first), then each ancestor's: dof indices into
+ * outDof, du into outDu, and D_i^-1 du_i into outDinvDu, from index oo. Returns how many.
+ *
+ * Why this is enough: read as a factorisation, ABA gives M^-1 = L^-1 D^-1 L^-T with D block
+ * diagonal (the joints' D_i). The inbound pass, carrying forces to the parent by
+ * X_i^T (1 - U_i D_i^-1 S_i^T), applies L^-T; the outbound pass, carrying accelerations to the
+ * child by the transpose (1 - S_i D_i^-1 U_i^T) X_i and dividing by D_i, applies L^-1 D^-1. So
+ * for two test forces whose inbound passes leave u and u', J M^-1 J'^T = u . D^-1 u', summed over
+ * the joints both paths share: no outbound pass per test force. accelerationDeltasOutbound turns a
+ * sum of inbound results into accelerations, once.
+ */
+export function accelerationDeltasInbound(
+  model: Model, state: State, link: number, f: ArrayLike<number> | null, fo: number, jointForce: ArrayLike<number> | null, jfo: number,
+  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number,
+): number {
+  requireDynamics(state);
+  const w = state.work, dp = w.dp, lo = 6 * link;
+  if (f !== null) for (let e = 0; e < 6; e++) dp[lo + e] = -f[fo + e];
+  else dp.fill(0, lo, lo + 6);
+  propagateInbound(model, state, link, f === null ? jointForce : null, jfo);
+  const du = w.du, Dinv = w.Dinv;
+  let k = oo;
+  for (let i = link; i >= 0; i = model.parent[i]) {
+    const nv = model.jointNv[i], v0 = model.vOffset[i], vo = 6 * i, io = 36 * i;
+    for (let r = nv - 1; r >= 0; r--) {
+      let s = 0;
+      for (let c = 0; c < nv; c++) s += Dinv[io + nv * r + c] * du[vo + c];
+      outDof[k] = v0 + r; outDu[k] = du[vo + r]; outDinvDu[k] = s;
+      k++;
+    }
+  }
+  return k - oo;
+}
+
+/**
+ * The outbound half of AccelerationDeltas (lines 18-22) for joint forces du given on every dof
+ * (nv numbers at duo, zero where no test force reached): the delta joint accelerations
+ * M^-1 J^T f of the test forces whose inbound halves sum to du (accelerationDeltasInbound), in one
+ * pass over the tree. The delta link accelerations are left in state.work.da.
+ */
+export function accelerationDeltasOutbound(model: Model, state: State, du: ArrayLike<number>, duo: number, outDqdd: Arr): Arr {
+  requireDynamics(state);
+  const w = state.work, tag = ++w.stampCounter;
+  for (let i = 0; i < model.nLinks; i++) {
+    w.stamp[i] = tag;
+    const v0 = model.vOffset[i], vo = 6 * i;
+    for (let r = 0; r < model.jointNv[i]; r++) w.du[vo + r] = du[duo + v0 + r];
+  }
+  outward(model, state, outDqdd);
+  return outDqdd;
+}
+
+/**
  * Inbound loop over the ancestors of `link` (dp of `link` already set), lines 6-16:
  *   du_i = -S_i^T dp_i (+ the joint force on `link`),  dp_parent = X_i^T (dp_i + U_i D_i^-1 du_i).
  * Marks the ancestors with a fresh stamp. 1-dof joints (S a unit axis, D^-1 a scalar) and

@@ -11,7 +11,6 @@ export { inverseDynamics } from './rnea.js';
 export { massMatrix } from './crba.js';
 export { setJointDampingTimeConstant } from './damping.js';
 export { choleskyFactor, choleskySolve } from './cholesky.js';
-export { SparseLTDL, dofParents } from './ltdl.js';
 export * from './energy.js';
 export * from './integrate.js';
 export { freeRootMomenta, restoreFreeRootMomenta, freeRootCount, freeRootCurrentMomenta, addRootVelocityWorld, subtreeMass } from './momentum-correction.js';

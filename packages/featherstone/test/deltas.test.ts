@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import {
   accelerationDeltas,
   accelerationDeltasForce,
+  accelerationDeltasInbound,
+  accelerationDeltasJointForce,
+  accelerationDeltasOutbound,
   accelerationDeltasTorque,
   forwardDynamics,
   linkJacobian,
@@ -82,6 +85,50 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
       for (let d = 0; d < nv; d++) gen[d] = Jp[d] * dir[0] + Jp[nv + d] * dir[1] + Jp[2 * nv + d] * dir[2];
       expect(relErr(out, solveDense(M, gen, nv))).toBeLessThan(1e-9);
     }
+  });
+
+  it('split in its inbound and outbound halves: the outbound of a sum of inbound results is the sum of the deltas, and u . D^-1 u\' is the pairing J M^-1 J\'^T (60 random trees, forces on links and on joints)', () => {
+    const r = rng(77);
+    let worst = 0;
+    for (let trial = 0; trial < 60; trial++) {
+      const model = randomModel(r, { links: 1 + Math.floor(r() * 20) });
+      const state = randomState(r, model);
+      state.implicitDampingStep = r() < 0.5 ? 0 : 0.02;
+      const nv = model.nv;
+      forwardDynamics(model, state);
+      // two test forces: a spatial force on one link, a joint force on another link's joint
+      const la = Math.floor(r() * model.nLinks), lb = Math.floor(r() * model.nLinks);
+      const fa = Float64Array.from({ length: 6 }, () => 2 * r() - 1);
+      const jb = Float64Array.from({ length: 6 }, () => 2 * r() - 1);
+      const dofs = new Int32Array(nv), du = new Float64Array(nv), w = new Float64Array(nv);
+      const na = accelerationDeltasInbound(model, state, la, fa, 0, null, 0, dofs, du, w, 0);
+      const ua = new Float64Array(nv), wa = new Float64Array(nv);
+      for (let k = 0; k < na; k++) { ua[dofs[k]] = du[k]; wa[dofs[k]] = w[k]; }
+      const nb = accelerationDeltasInbound(model, state, lb, null, 0, jb, 0, dofs, du, w, 0);
+      const ub = new Float64Array(nv);
+      for (let k = 0; k < nb; k++) ub[dofs[k]] = du[k];
+      // the path: every dof of the link and its ancestors, each once
+      let count = 0;
+      for (let i = la; i >= 0; i = model.parent[i]) count += model.jointNv[i];
+      expect(na).toBe(count);
+      // full deltas of each, and of both at once through the outbound half
+      const da = accelerationDeltasForce(model, state, la, fa, 0, new Float64Array(nv));
+      const db = accelerationDeltasJointForce(model, state, lb, jb, 0, new Float64Array(nv));
+      const sum = new Float64Array(nv);
+      for (let d = 0; d < nv; d++) sum[d] = ua[d] + ub[d];
+      const both = accelerationDeltasOutbound(model, state, sum, 0, new Float64Array(nv));
+      const expected = Float64Array.from(da, (x, d) => x + db[d]);
+      worst = Math.max(worst, relErr(both, expected));
+      expect(relErr(both, expected)).toBeLessThan(1e-9);
+      // the pairing: J_b^T of the joint force on b's dofs, against the response to a
+      const v0 = model.vOffset[lb];
+      let pairing = 0;
+      for (let k = 0; k < model.jointNv[lb]; k++) pairing += jb[k] * da[v0 + k];
+      let viaInbound = 0;
+      for (let d = 0; d < nv; d++) viaInbound += ub[d] * wa[d];
+      expect(Math.abs(viaInbound - pairing)).toBeLessThan(1e-9 * Math.max(1, Math.abs(pairing)));
+    }
+    console.log(`inbound + outbound halves vs AccelerationDeltas: worst relative error ${worst.toExponential(2)}`);
   });
 
   it('refuses to run before forwardDynamics has left its quantities', () => {

@@ -9,17 +9,17 @@
  * solution f becomes qdd = qdd0 + sum_i f_i dqdd_i without another dynamics pass. Cost:
  * O(n m + m^2) to build.
  *
- * Problems of many rows (a pile, a ragdoll lying on boxes) are solved without forming K: each
- * body's mass matrix is factorised in its sparse L^T D L form and K = Y^T D^-1 Y is applied row by
- * row (buildImplicit), which costs a short path per row instead of a whole tree.
+ * Problems of more than a few rows (a ragdoll lying on the ground has about 100) are solved
+ * without forming K: each row runs only the inbound half of AccelerationDeltas, along the path from
+ * its link to the root, and K is applied row by row as u^T D^-1 u (buildImplicit); the outbound
+ * half runs once per body when the forces are applied.
  */
-import { accelerationDeltasForce, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
+import { accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasOutbound, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
 import { PgsResult, PgsSolver, type PgsOptions } from '../lcp/pgs.js';
 import { rowAccelerationInto, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
-import { rowSideDeepestDof, rowSideJacobianOnPath, worldMotionSubspaces } from '../rows/jacobian.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 
 /** How K is built: by AccelerationDeltas (fast), or by the test-force method (m + 1 ABA calls, reference). */
@@ -58,18 +58,18 @@ export class ConstraintSolver {
   hi = new Float64Array(16);
   boundRow = new Int32Array(16);
   /**
-   * Dense mode forms K (m x m) and solves it with PgsSolver; implicit mode (large problems)
-   * factorises each body's mass matrix, keeps Y_i = L^-T J_i^T per row side (sparse: the dofs from
-   * the row's link to the root) and runs the same Gauss-Seidel sweep on a_i = b_i + Y_i . z,
-   * z = D^-1 sum_j Y_j f_j (buildImplicit): O(m path) per sweep instead of O(m^2), and no m^2
-   * storage.
+   * Dense mode forms K (m x m) and solves it with PgsSolver; implicit mode keeps, per row side, the
+   * joint forces u_i of its inbound half-pass (sparse: the dofs from the row's link to the root)
+   * and runs the same Gauss-Seidel sweep on a_i = b_i + u_i . z, z = D^-1 sum_j u_j f_j
+   * (buildImplicit): O(m path) per sweep instead of O(m^2), and no m^2 storage.
    */
   dense = true;
   /**
-   * Problems of more rows than this are solved implicitly: past about 24 rows on a 44-dof
-   * character, factorising its mass matrix once costs less than a tree pass per row.
+   * Problems of more rows than this are solved implicitly: on a 44-dof character the inbound
+   * half-pass per row costs less than a full pass per row from about 6 rows on (bench/kbuild), and
+   * the dense mode is kept for small problems, whose K the reference solvers (Lemke) can read.
    */
-  denseLimit = 24;
+  denseLimit = 12;
   /** Problems of bilateral rows only stay dense up to this many rows, for the exact solve of solveDirect. */
   directLimit = 96;
   /** Per row side (2c + s): accumulator offset of its body (-1: no such side), dof count, and its sparse Jacobian (jIdx/jVal from jStart, jLen entries). */
@@ -79,7 +79,7 @@ export class ConstraintSolver {
   private jLen = new Int32Array(32);
   private jIdx = new Int32Array(256);
   private jVal = new Float64Array(256);
-  /** D^-1 Y entries of the sparse sides (implicit mode). */
+  /** D^-1 u entries of the sparse sides (implicit mode), beside their u in jVal and dofs in jIdx. */
   private jW = new Float64Array(256);
   private diag = new Float64Array(16);
   /** Per row side (2c + s): what its measure reads (SideKind), its link (or first dof), and its 6-vector measure (prepareMeasures). */
@@ -358,28 +358,22 @@ export class ConstraintSolver {
   }
 
   /**
-   * Implicit mode, K = J M^-1 J^T never formed. Each body's M (with the armature and implicit
-   * damping AccelerationDeltas sees) is factorised as L^T D L (featherstone ltdl.ts), and each row
-   * side keeps Y = L^-T J^T, which lives on the dofs between its link and the root like J itself.
-   * Then K = Y^T D^-1 Y: the measure of a row is b + Y . z, with z = D^-1 sum_i Y_i f_i per body,
-   * and the forces act as M^-1 J^T f = L^-1 z. One factorisation per body and one sparse solve per
-   * row side replace a pass over the whole tree per row side. `method` has no effect here: the
-   * test-force reference builds dense K only.
+   * Implicit mode, K = J M^-1 J^T never formed. Each row side runs only the inbound half of
+   * AccelerationDeltas (featherstone accelerationDeltasInbound): it leaves the joint forces u on the
+   * path from the side's link to the root, and with D the joints' articulated D_i,
+   * K = u^T D^-1 u over the joints two rows share. The measure of a row is b + u . z with
+   * z = D^-1 sum_i u_i f_i per body, and the outbound half runs once per body, on sum_i u_i f_i,
+   * when the forces are applied (combineImplicit). `method` has no effect here: the test-force
+   * reference builds dense K only.
    */
   private buildImplicit(rows: RowBuffer, bodies: readonly Body[]): void {
     const m = this.m;
-    let maxNv = 0;
-    for (let k = 0; k < this.nBodies; k++) {
-      const B = bodies[this.bodyList[k]];
-      B.factorMass();
-      worldMotionSubspaces(B, B.motionWorld);
-      if (B.model.nv > maxNv) maxNv = B.model.nv;
-    }
-    if (this.colScratch.length < maxNv) this.colScratch = new Float64Array(2 * maxNv);
+    this.prepareMeasures(rows, bodies);
     if (this.sideAcc.length < 2 * m) {
       this.sideAcc = new Int32Array(4 * m); this.sideNv = new Int32Array(4 * m);
       this.jStart = new Int32Array(4 * m); this.jLen = new Int32Array(4 * m);
     }
+    const mv = this.measureVec, jf = this.jointForce, d3 = rows.dir;
     let nz = 0;
     for (let c = 0; c < m; c++) {
       const i = this.rowList[c];
@@ -389,37 +383,38 @@ export class ConstraintSolver {
         const k = 2 * c + s;
         if (s >= sides) { this.sideAcc[k] = -1; this.jLen[k] = 0; continue; }
         const b = s === 0 ? rows.bodyA[i] : rows.bodyB[i];
-        const body = bodies[b], nv = body.model.nv, F = body.massFactor;
+        const body = bodies[b], model = body.model, nv = model.nv;
         this.sideAcc[k] = this.accOffset[this.bodyLocal[b]];
         this.sideNv[k] = nv;
         if (this.jIdx.length < nz + nv) this.growSparse(nz + nv);
-        // J along the path from the side's deepest dof to the root, then Y = L^-T J in place, with
-        // D^-1 Y beside it
-        const deepest = rowSideDeepestDof(rows, i, s, body);
-        this.jStart[k] = nz;
-        if (deepest >= 0) {
-          const path = F.pathDofs, p0 = F.pathStart[deepest], n = F.pathStart[deepest + 1] - p0;
-          rowSideJacobianOnPath(rows, i, s, body, deepest, body.motionWorld, this.jVal, nz);
-          F.solveLTransposedOnPath(deepest, this.jVal, nz);
-          for (let e = 0; e <= n; e++) {
-            const q = e === 0 ? deepest : path[p0 + e - 1];
-            const v = this.jVal[nz + e], w = v / F.D[q];
-            this.jIdx[nz + e] = q;
-            this.jW[nz + e] = w;
-            d += v * w;
-          }
-          nz += n + 1;
+        let n: number;
+        if (this.sideKind[k] === SideKind.Spatial) {
+          n = accelerationDeltasInbound(model, body.state, this.sideLink[k], mv, 6 * k, null, 0, this.jIdx, this.jVal, this.jW, nz);
+        } else {
+          // a joint row's test force: its coefficients on the dofs of its joint
+          const o = 3 * i, joint = this.sideKind[k] === SideKind.Joint;
+          const link = joint ? model.dofLink[rows.dof[i]] : rows.linkA[i], v0 = model.vOffset[link];
+          jf.fill(0);
+          if (joint) jf[rows.dof[i] - v0] = d3[o];
+          else for (let q = 0; q < this.sideDofs[k]; q++) jf[q] = d3[o + q];
+          n = accelerationDeltasInbound(model, body.state, link, null, 0, jf, 0, this.jIdx, this.jVal, this.jW, nz);
         }
-        this.jLen[k] = nz - this.jStart[k];
+        this.jStart[k] = nz;
+        for (let e = nz; e < nz + n; e++) d += this.jVal[e] * this.jW[e];
+        nz += n;
+        this.jLen[k] = n;
       }
-      // K_ii = sum over pairs of sides on the same body of Y_s . D^-1 Y_t (both sides on one body:
+      // K_ii = sum over pairs of sides on the same body of u_s . D^-1 u_t (both sides on one body:
       // a self-contact, whose cross terms the loop above left out)
       if (sides === 2 && rows.bodyA[i] === rows.bodyB[i]) d += 2 * this.sparseDot(2 * c, 2 * c + 1);
       this.diag[c] = d;
     }
   }
 
-  /** Y_a . D^-1 Y_b for two row sides on one body (their entries run from the leaf to the root). */
+  /** A joint's generalised test force (up to 6 dofs). */
+  private readonly jointForce = new Float64Array(6);
+
+  /** u_a . D^-1 u_b for two row sides on one body (their entries run from the leaf to the root). */
   private sparseDot(a: number, b: number): number {
     const idx = this.jIdx, val = this.jVal, w = this.jW;
     let p = this.jStart[a], q = this.jStart[b];
@@ -438,7 +433,7 @@ export class ConstraintSolver {
     const jw = new Float64Array(grown); jw.set(this.jW); this.jW = jw;
   }
 
-  /** a_c = b_c + sum over sides Y_c,s . z_body(s) (implicit mode; acc holds z). */
+  /** a_c = b_c + sum over sides u_c,s . z_body(s) (implicit mode; acc holds z). */
   private implicitMeasure(c: number): number {
     let a = this.b[c];
     const acc = this.acc, idx = this.jIdx, val = this.jVal;
@@ -451,7 +446,7 @@ export class ConstraintSolver {
     return a;
   }
 
-  /** z_body(s) += delta * D^-1 Y_c,s for each side of row c. */
+  /** z_body(s) += delta * D^-1 u_c,s for each side of row c. */
   private implicitApply(c: number, delta: number): void {
     const acc = this.acc, idx = this.jIdx, w = this.jW;
     for (let k = 2 * c; k < 2 * c + 2; k++) {
@@ -696,19 +691,20 @@ export class ConstraintSolver {
     }
   }
 
-  /** out += M^-1 J^T f = L^-1 z with z = sum_i f_i D^-1 Y_i over the row sides on the k-th body (implicit mode). */
+  /** out += M^-1 J^T f for the row sides on the k-th body: the outbound half of AccelerationDeltas on sum_i f_i u_i (implicit mode). */
   private combineImplicit(k: number, B: Body, out: Float64Array): void {
-    const nv = B.model.nv, z = this.colScratch, idx = this.jIdx, w = this.jW;
-    z.fill(0, 0, nv);
+    const nv = B.model.nv, u = this.colScratch, idx = this.jIdx, val = this.jVal;
+    u.fill(0, 0, nv);
     for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
       const entry = this.entries[e];
       const fc = this.f[entry >> 1];
       if (fc === 0) continue;
       const j0 = this.jStart[entry], j1 = j0 + this.jLen[entry];
-      for (let q = j0; q < j1; q++) z[idx[q]] += fc * w[q];
+      for (let q = j0; q < j1; q++) u[idx[q]] += fc * val[q];
     }
-    B.massFactor.solveL(z);
-    for (let d = 0; d < nv; d++) out[d] += z[d];
+    const dq = this.rateScratch.length >= nv ? this.rateScratch : (this.rateScratch = new Float64Array(2 * nv));
+    accelerationDeltasOutbound(B.model, B.state, u, 0, dq);
+    for (let d = 0; d < nv; d++) out[d] += dq[d];
   }
 
   /** Row of local index c. */
