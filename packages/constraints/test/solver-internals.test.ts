@@ -1,11 +1,13 @@
 /**
- * The solver's bookkeeping against plain references: the warm-start table against a Map, and the
- * PGS's row-wise update for symmetric matrices against its column-wise update.
+ * The solver's bookkeeping against plain references: the warm-start table against a Map, the sort
+ * of row keys against Array.prototype.sort, and the PGS's row-wise update for symmetric matrices
+ * against its column-wise update.
  */
 import { describe, expect, it } from 'vitest';
 import { PgsSolver } from '../src/lcp/pgs.js';
 import { randomMixedLcp, SeededRandom } from '../src/lcp/random-problems.js';
 import { WarmStartTable } from '../src/solver/warm-start.js';
+import { sortKeysInPlace } from '../src/solver/sort-keys.js';
 
 describe('WarmStartTable', () => {
   it('answers like a Map over 20 generations of random keys (contact keys near -2^53, limit and drive keys), growing from 4 slots', () => {
@@ -63,6 +65,24 @@ describe('PGS on a symmetric matrix', () => {
       byRows.solve(p, f1);
       byCols.solve(p, f2);
       for (let i = 0; i < n; i++) expect(Object.is(f1[i], f2[i])).toBe(true);
+    }
+  });
+});
+
+describe('sortKeysInPlace', () => {
+  it('sorts the first n keys as Array.prototype.sort does (random, nearly sorted, reversed, with repeats; n from 0 to 3000), leaving the rest of the array alone', () => {
+    const rng = new SeededRandom(11);
+    for (let trial = 0; trial < 60; trial++) {
+      const n = trial < 5 ? trial : Math.floor(rng.next() * 3000);
+      const kind = trial % 4;
+      const keys = new Float64Array(n + 7).fill(-1);
+      for (let i = 0; i < n; i++) {
+        keys[i] = kind === 0 ? Math.floor(rng.next() * 2 ** 40) : kind === 1 ? i + (rng.next() < 0.1 ? 50 * rng.next() : 0) : kind === 2 ? n - i : Math.floor(rng.next() * 5);
+      }
+      const expected = Array.from(keys.subarray(0, n)).sort((a, b) => a - b);
+      const sorted = sortKeysInPlace(keys, new Float64Array(n + 7), n);
+      expect(Array.from(sorted.subarray(0, n))).toEqual(expected);
+      expect(Array.from(keys.subarray(n))).toEqual(new Array(7).fill(-1));
     }
   });
 });

@@ -129,11 +129,23 @@ export function accelerationDeltasInbound(
   let k = oo;
   for (let i = link; i >= 0; i = model.parent[i]) {
     const nv = model.jointNv[i], v0 = model.vOffset[i], vo = 6 * i, io = 36 * i;
-    for (let r = nv - 1; r >= 0; r--) {
-      let s = 0;
-      for (let c = 0; c < nv; c++) s += Dinv[io + nv * r + c] * du[vo + c];
-      outDof[k] = v0 + r; outDu[k] = du[vo + r]; outDinvDu[k] = s;
+    if (nv === 1) {
+      outDof[k] = v0; outDu[k] = du[vo]; outDinvDu[k] = Dinv[io] * du[vo];
       k++;
+    } else if (nv === 3) {
+      // a ball joint, written out (D^-1 3 x 3, row-major)
+      const g0 = du[vo], g1 = du[vo + 1], g2 = du[vo + 2];
+      outDof[k] = v0 + 2; outDu[k] = g2; outDinvDu[k] = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
+      outDof[k + 1] = v0 + 1; outDu[k + 1] = g1; outDinvDu[k + 1] = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
+      outDof[k + 2] = v0; outDu[k + 2] = g0; outDinvDu[k + 2] = Dinv[io] * g0 + Dinv[io + 1] * g1 + Dinv[io + 2] * g2;
+      k += 3;
+    } else {
+      for (let r = nv - 1; r >= 0; r--) {
+        let s = 0;
+        for (let c = 0; c < nv; c++) s += Dinv[io + nv * r + c] * du[vo + c];
+        outDof[k] = v0 + r; outDu[k] = du[vo + r]; outDinvDu[k] = s;
+        k++;
+      }
     }
   }
   return k - oo;

@@ -18,6 +18,7 @@ import { accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasO
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
+import { sortKeysInPlace } from './sort-keys.js';
 import { PgsResult, PgsSolver, type PgsOptions } from '../lcp/pgs.js';
 import { rowAccelerationInto, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
@@ -179,6 +180,7 @@ export class ConstraintSolver {
   }
 
   private sortKeys = new Float64Array(16);
+  private sortScratch = new Float64Array(16);
 
   /**
    * rowList = rowIndices[first..first+count) in a canonical order: by tag (TAG_ORDER), then by the
@@ -189,7 +191,7 @@ export class ConstraintSolver {
    * position (16 bits) as the tie-break.
    */
   private orderRows(rows: RowBuffer, rowIndices: ArrayLike<number>, first: number, count: number, bodies: readonly Body[]): void {
-    if (this.sortKeys.length < count) this.sortKeys = new Float64Array(2 * count);
+    if (this.sortKeys.length < count) { this.sortKeys = new Float64Array(2 * count); this.sortScratch = new Float64Array(2 * count); }
     const keys = this.sortKeys;
     if (count > 65536) {
       // beyond the packed tie-break: tag order only
@@ -206,10 +208,8 @@ export class ConstraintSolver {
       const primary = ((TAG_RANK[rows.tag[j]] * 1024 + ra) * 128 + la) * 131072 + rb * 128 + lb;
       keys[c] = primary * 65536 + c;
     }
-    // sort the whole scratch with the unused tail at +Infinity (a subarray view would be allocated)
-    keys.fill(Infinity, count);
-    keys.sort();
-    for (let c = 0; c < count; c++) this.rowList[c] = rowIndices[first + (keys[c] % 65536)];
+    const sorted = sortKeysInPlace(keys, this.sortScratch, count);
+    for (let c = 0; c < count; c++) this.rowList[c] = rowIndices[first + (sorted[c] % 65536)];
   }
 
   private cursors = new Int32Array(8);
