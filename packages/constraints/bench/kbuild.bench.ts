@@ -2,7 +2,9 @@
  * The constraint matrix K built two ways on the 20-link, 44-dof humanoid tree of the tests
  * (test/humanoid-fixture.ts): by AccelerationDeltas (Kokkevis 4.3: one ABA, then one O(n) deltas
  * pass per row) and by the test-force method (4.2: one more ABA per row), for m = 6, 12, 24, 48
- * mixed rows; and projected Gauss-Seidel on the result, per sweep per row, dense and implicit.
+ * mixed rows; and projected Gauss-Seidel on the result, per sweep per row, dense and implicit,
+ * beside the implicit mode's build (an inbound half-pass per row, no K: what the World runs above
+ * 12 rows).
  *
  * Rows (a RowBuffer, repeating in blocks of six): a contact at a random point of a random link
  * (normal row >= 0 and two friction rows bounded by 0.8 times the normal force), a one-dof joint
@@ -88,6 +90,13 @@ function mixedRows(model: Model, m: number, r: () => number): RowBuffer {
   return rows;
 }
 
+/** A solver that forms K for every problem size here (the World's solver goes implicit above 12 rows). */
+function denseSolver(): ConstraintSolver {
+  const s = new ConstraintSolver();
+  s.denseLimit = 1000;
+  return s;
+}
+
 const cell = (t: Timing) => `${fmt(t.medianUs)} (${fmt(t.minUs)}..${fmt(t.maxUs)})`;
 
 /** Calls per sample so that a sample lasts about `ms` milliseconds. */
@@ -152,7 +161,7 @@ console.log(`humanoid tree: ${model.nLinks} links, ${model.nv} dofs, ${model.nq}
 {
   const rows = mixedRows(model, 48, rng(1));
   const idx = Int32Array.from({ length: 48 }, (_, i) => i);
-  const s = new ConstraintSolver();
+  const s = denseSolver();
   const f = new Float64Array(48);
   const end = performance.now() + (QUICK ? 300 : 1000);
   while (performance.now() < end) {
@@ -171,7 +180,7 @@ const pgsTable: Record<string, string | number>[] = [];
 for (const m of [6, 12, 24, 48]) {
   const rows = mixedRows(model, m, rng(100 + m));
   const idx = Int32Array.from({ length: m }, (_, i) => i);
-  const solver = new ConstraintSolver();
+  const solver = denseSolver();
   solver.setRows(rows, idx, m, bodies);
   solver.dynamics(bodies);
   // sanity: both methods give the same K
@@ -229,7 +238,7 @@ for (const m of [6, 12, 24, 48]) {
     [`m=${m}: PGS dense ${SWEEPS} sweeps`, () => { solver.solve(rows, opts, false, force); }],
     [`m=${m}: PGS implicit ${SWEEPS} sweeps`, () => { implicitSolver.solve(rows, opts, false, force); }],
     [`m=${m}: dense build (buildK by deltas)`, () => solver.buildK(rows, bodies, 'deltas')],
-    [`m=${m}: implicit build (M, L^T D L, Y = L^-T J^T)`, () => implicitSolver.buildK(rows, bodies)],
+    [`m=${m}: implicit build (inbound half-passes)`, () => implicitSolver.buildK(rows, bodies)],
   ]);
   const perD = dense.medianUs / (denseSweeps * m), perI = imp.medianUs / (sweeps * m);
   record({ name: `m=${m}: PGS dense per sweep per row`, medianUs: perD, minUs: dense.minUs / (denseSweeps * m), maxUs: dense.maxUs / (denseSweeps * m), calls: dense.calls, cpuUs: (dense.cpuUs as number) / (denseSweeps * m) });
@@ -242,9 +251,9 @@ for (const m of [6, 12, 24, 48]) {
     'implicit: solve': cell(imp),
     'implicit: per sweep per row (median, min)': `${(perI * 1000).toFixed(1)} ns, ${((imp.minUs / (sweeps * m)) * 1000).toFixed(1)} ns`,
     'dense: build K': cell(kDense),
-    'implicit: build (factorise, Y)': cell(kImplicit),
+    'implicit: build (inbound half-passes)': cell(kImplicit),
   });
 }
 printTable(`K build on the ${model.nLinks}-link, ${model.nv}-dof humanoid tree, median (min..max) over ${SAMPLES} samples — ${COMMAND}`, kTable);
-printTable(`PGS on the same K, ${SWEEPS} sweeps from a cold start (tolerance 0), and each mode's build (the World forms K densely up to 24 rows, 96 when every row is bilateral, and solves implicitly above) — ${COMMAND}`, pgsTable);
+printTable(`PGS on the same K, ${SWEEPS} sweeps from a cold start (tolerance 0), and each mode's build (the World forms K densely up to 12 rows, 96 when every row is bilateral, and solves implicitly above) — ${COMMAND}`, pgsTable);
 console.log(`\nwrote ${writeResults('kbuild')}`);
