@@ -73,9 +73,8 @@ export class ConstraintSolver {
   denseLimit = 12;
   /** Problems of bilateral rows only stay dense up to this many rows, for the exact solve of solveDirect. */
   directLimit = 96;
-  /** Per row side (2c + s): accumulator offset of its body (-1: no such side), dof count, and its sparse Jacobian (jIdx/jVal from jStart, jLen entries). */
+  /** Per row side (2c + s): accumulator offset of its body (-1: no such side), and its inbound joint forces u (dofs in jIdx, u in jVal, D^-1 u in jW, from jStart, jLen entries). */
   private sideAcc = new Int32Array(32);
-  private sideNv = new Int32Array(32);
   private jStart = new Int32Array(32);
   private jLen = new Int32Array(32);
   private jIdx = new Int32Array(256);
@@ -370,7 +369,7 @@ export class ConstraintSolver {
     const m = this.m;
     this.prepareMeasures(rows, bodies);
     if (this.sideAcc.length < 2 * m) {
-      this.sideAcc = new Int32Array(4 * m); this.sideNv = new Int32Array(4 * m);
+      this.sideAcc = new Int32Array(4 * m);
       this.jStart = new Int32Array(4 * m); this.jLen = new Int32Array(4 * m);
     }
     const mv = this.measureVec, jf = this.jointForce, d3 = rows.dir;
@@ -385,7 +384,6 @@ export class ConstraintSolver {
         const b = s === 0 ? rows.bodyA[i] : rows.bodyB[i];
         const body = bodies[b], model = body.model, nv = model.nv;
         this.sideAcc[k] = this.accOffset[this.bodyLocal[b]];
-        this.sideNv[k] = nv;
         if (this.jIdx.length < nz + nv) this.growSparse(nz + nv);
         let n: number;
         if (this.sideKind[k] === SideKind.Spatial) {
