@@ -692,6 +692,7 @@ export class World {
     return nd;
   }
 
+  /** Whether a joint row acts on the free root's own dofs (then it can push the whole body). */
   private actsOnRoot(rows: RowBuffer, j: number, b: Body): boolean {
     if (rows.type[j] === RowType.Joint) return b.model.dofLink[rows.dof[j]] === 0;
     return rows.linkA[j] === 0;
