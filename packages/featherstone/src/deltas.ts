@@ -106,7 +106,8 @@ export function pointForceToLink(state: State, link: number, point: ArrayLike<nu
  * null, a generalised force on the dofs of `link`'s own joint (jointForce at jfo, one number per
  * dof). The joint forces du_i it leaves on the path from `link` to the root are written out along
  * that path, the link's dofs first (last dof first), then each ancestor's: dof indices into
- * outDof, du into outDu, and D_i^-1 du_i into outDinvDu, from index oo. Returns how many.
+ * outDof, du into outDu, and D_i^-1 du_i into outDinvDu (as the pass computed it), from index oo.
+ * Returns how many.
  *
  * Why this is enough: read as a factorisation, ABA gives M^-1 = L^-1 D^-1 L^-T with D block
  * diagonal (the joints' D_i). The inbound pass, carrying forces to the parent by
@@ -125,27 +126,13 @@ export function accelerationDeltasInbound(
   if (f !== null) for (let e = 0; e < 6; e++) dp[lo + e] = -f[fo + e];
   else dp.fill(0, lo, lo + 6);
   propagateInbound(model, state, link, f === null ? jointForce : null, jfo);
-  const du = w.du, Dinv = w.Dinv;
+  const du = w.du, dinvDu = w.dinvDu;
   let k = oo;
   for (let i = link; i >= 0; i = model.parent[i]) {
-    const nv = model.jointNv[i], v0 = model.vOffset[i], vo = 6 * i, io = 36 * i;
-    if (nv === 1) {
-      outDof[k] = v0; outDu[k] = du[vo]; outDinvDu[k] = Dinv[io] * du[vo];
+    const v0 = model.vOffset[i], vo = 6 * i;
+    for (let r = model.jointNv[i] - 1; r >= 0; r--) {
+      outDof[k] = v0 + r; outDu[k] = du[vo + r]; outDinvDu[k] = dinvDu[vo + r];
       k++;
-    } else if (nv === 3) {
-      // a ball joint, written out (D^-1 3 x 3, row-major)
-      const g0 = du[vo], g1 = du[vo + 1], g2 = du[vo + 2];
-      outDof[k] = v0 + 2; outDu[k] = g2; outDinvDu[k] = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
-      outDof[k + 1] = v0 + 1; outDu[k + 1] = g1; outDinvDu[k + 1] = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
-      outDof[k + 2] = v0; outDu[k + 2] = g0; outDinvDu[k + 2] = Dinv[io] * g0 + Dinv[io + 1] * g1 + Dinv[io + 2] * g2;
-      k += 3;
-    } else {
-      for (let r = nv - 1; r >= 0; r--) {
-        let s = 0;
-        for (let c = 0; c < nv; c++) s += Dinv[io + nv * r + c] * du[vo + c];
-        outDof[k] = v0 + r; outDu[k] = du[vo + r]; outDinvDu[k] = s;
-        k++;
-      }
     }
   }
   return k - oo;
@@ -171,16 +158,16 @@ export function accelerationDeltasOutbound(model: Model, state: State, du: Array
 
 /**
  * Inbound loop over the ancestors of `link` (dp of `link` already set), lines 6-16:
- *   du_i = -S_i^T dp_i (+ the joint force on `link`),  dp_parent = X_i^T (dp_i + U_i D_i^-1 du_i).
+ *   du_i = -S_i^T dp_i (+ the joint force on `link`),  dp_parent = X_i^T (dp_i + U_i D_i^-1 du_i),
+ * leaving du_i and D_i^-1 du_i (work.du, work.dinvDu) on every link of the path, the root's too.
  * Marks the ancestors with a fresh stamp. 1-dof joints (S a unit axis, D^-1 a scalar) and
  * spherical joints (S the angular half, D^-1 3x3) are written out; other joints go through S.
  */
 function propagateInbound(model: Model, state: State, link: number, jointForce: ArrayLike<number> | null, jfo: number): void {
   const w = state.work;
-  const dp = w.dp, du = w.du, U = w.U, Dinv = w.Dinv, Xup = w.Xup, stamp = w.stamp;
+  const dp = w.dp, du = w.du, dinvDu = w.dinvDu, U = w.U, Dinv = w.Dinv, Xup = w.Xup, stamp = w.stamp;
   const type = model.jointType, parent = model.parent, axis = model.axis;
   const tag = ++w.stampCounter;
-  const pa = w.tmp2; // 6 numbers at 0, U D^-1 du scratch at 6
   for (let i = link; i >= 0; i = parent[i]) {
     stamp[i] = tag;
     const vo = 6 * i, io = 36 * i, t = type[i], p = parent[i];
@@ -192,17 +179,19 @@ function propagateInbound(model: Model, state: State, link: number, jointForce: 
       let g = t === JointType.revolute ? -(sx * d0 + sy * d1 + sz * d2) : -(sx * d3 + sy * d4 + sz * d5);
       if (jointForce !== null && i === link) g += jointForce[jfo];
       du[vo] = g;
-      if (p < 0) break;
       const k = Dinv[io] * g;
+      dinvDu[vo] = k;
+      if (p < 0) break;
       a0 += U[io] * k; a1 += U[io + 1] * k; a2 += U[io + 2] * k; a3 += U[io + 3] * k; a4 += U[io + 4] * k; a5 += U[io + 5] * k;
     } else if (t === JointType.spherical) {
       let g0 = -d0, g1 = -d1, g2 = -d2;
       if (jointForce !== null && i === link) { g0 += jointForce[jfo]; g1 += jointForce[jfo + 1]; g2 += jointForce[jfo + 2]; }
       du[vo] = g0; du[vo + 1] = g1; du[vo + 2] = g2;
-      if (p < 0) break;
       const k0 = Dinv[io] * g0 + Dinv[io + 1] * g1 + Dinv[io + 2] * g2;
       const k1 = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
       const k2 = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
+      dinvDu[vo] = k0; dinvDu[vo + 1] = k1; dinvDu[vo + 2] = k2;
+      if (p < 0) break;
       a0 += U[io] * k0 + U[io + 6] * k1 + U[io + 12] * k2;
       a1 += U[io + 1] * k0 + U[io + 7] * k1 + U[io + 13] * k2;
       a2 += U[io + 2] * k0 + U[io + 8] * k1 + U[io + 14] * k2;
@@ -217,14 +206,14 @@ function propagateInbound(model: Model, state: State, link: number, jointForce: 
         du[vo + r] = s;
       }
       if (jointForce !== null && i === link) for (let r = 0; r < nv; r++) du[vo + r] += jointForce[jfo + r];
-      if (p < 0) break;
       for (let r = 0; r < nv; r++) {
         let s = 0;
         for (let k = 0; k < nv; k++) s += Dinv[io + nv * r + k] * du[vo + k];
-        pa[6 + r] = s;
+        dinvDu[vo + r] = s;
       }
+      if (p < 0) break;
       for (let r = 0; r < nv; r++) {
-        const k = pa[6 + r];
+        const k = dinvDu[vo + r];
         a0 += U[io + 6 * r] * k; a1 += U[io + 6 * r + 1] * k; a2 += U[io + 6 * r + 2] * k;
         a3 += U[io + 6 * r + 3] * k; a4 += U[io + 6 * r + 4] * k; a5 += U[io + 6 * r + 5] * k;
       }

@@ -31,9 +31,10 @@ export class Workspace {
   readonly dampingStep = new Float64Array(1);
   /** u = tau - S^T p^A, 6 per link. */
   readonly u: Float64Array;
-  /** Scratch for AccelerationDeltas: dp (6 per link), du (6 per link), stamps. */
+  /** Scratch for AccelerationDeltas: dp (6 per link), du (6 per link), D^-1 du (6 per link, on the inbound path), stamps. */
   readonly dp: Float64Array;
   readonly du: Float64Array;
+  readonly dinvDu: Float64Array;
   readonly stamp: Int32Array;
   stampCounter = 0;
   /** General scratch. */
@@ -70,6 +71,7 @@ export class Workspace {
     this.u = new Float64Array(6 * n);
     this.dp = new Float64Array(6 * n);
     this.du = new Float64Array(6 * n);
+    this.dinvDu = new Float64Array(6 * n);
     this.stamp = new Int32Array(n);
     this.tmp = new Float64Array(72);
     this.tmp2 = new Float64Array(72);
