@@ -8,10 +8,10 @@ import {
   accelerationDeltasForce,
   accelerationDeltasJointForce,
   accelerationDeltasPointForce,
-  accelerationDeltasTorque,
   pointAcceleration,
   pointPosition,
   pointVelocity,
+  type Model,
 } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { RowType, type RowBuffer } from './row-buffer.js';
@@ -122,12 +122,8 @@ export function rowSideTestForce(rows: RowBuffer, i: number, side: number, body:
   const { model, state } = body;
   const t = rows.type[i];
   const d = rows.dir, o = 3 * i;
-  if (t === RowType.Joint) return accelerationDeltasTorque(model, state, rows.dof[i], d[o], out);
-  if (t === RowType.JointVec) {
-    const link = rows.linkA[i];
-    f6.fill(0);
-    const nv = Math.min(3, model.jointNv[link]);
-    for (let k = 0; k < nv; k++) f6[k] = d[o + k];
+  if (t === RowType.Joint || t === RowType.JointVec) {
+    const link = rowJointForce(rows, i, model, f6);
     return accelerationDeltasJointForce(model, state, link, f6, 0, out);
   }
   const link = side === 0 ? rows.linkA[i] : rows.linkB[i];
@@ -146,6 +142,24 @@ export function rowSideTestForce(rows: RowBuffer, i: number, side: number, body:
   v3[0] = local[o]; v3[1] = local[o + 1]; v3[2] = local[o + 2];
   pointPosition(state, link, v3, f6, 0);
   return accelerationDeltasPointForce(model, state, link, f6, w3, out);
+}
+
+/**
+ * The test force of a joint row (Joint, JointVec) as a generalised force on the dofs of one joint:
+ * written into out[0..6) (zero beyond the row's dofs); returns that joint's link.
+ */
+export function rowJointForce(rows: RowBuffer, i: number, model: Model, out: Float64Array): number {
+  const d = rows.dir, o = 3 * i;
+  out.fill(0, 0, 6);
+  if (rows.type[i] === RowType.Joint) {
+    const dof = rows.dof[i], link = model.dofLink[dof];
+    out[dof - model.vOffset[link]] = d[o];
+    return link;
+  }
+  const link = rows.linkA[i];
+  const nv = Math.min(3, model.jointNv[link]);
+  for (let k = 0; k < nv; k++) out[k] = d[o + k];
+  return link;
 }
 
 /** Number of bodies a row acts on (1 or 2). */

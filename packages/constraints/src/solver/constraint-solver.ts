@@ -20,7 +20,7 @@ import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
 import { sortKeysInPlace } from './sort-keys.js';
 import { PgsResult, PgsSolver, type PgsOptions } from '../lcp/pgs.js';
-import { rowAccelerationInto, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
+import { rowAccelerationInto, rowJointForce, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 
 /** How K is built: by AccelerationDeltas (fast), or by the test-force method (m + 1 ABA calls, reference). */
@@ -372,7 +372,7 @@ export class ConstraintSolver {
       this.sideAcc = new Int32Array(4 * m);
       this.jStart = new Int32Array(4 * m); this.jLen = new Int32Array(4 * m);
     }
-    const mv = this.measureVec, jf = this.jointForce, d3 = rows.dir;
+    const mv = this.measureVec, jf = this.jointForce;
     let nz = 0;
     for (let c = 0; c < m; c++) {
       const i = this.rowList[c];
@@ -389,12 +389,7 @@ export class ConstraintSolver {
         if (this.sideKind[k] === SideKind.Spatial) {
           n = accelerationDeltasInbound(model, body.state, this.sideLink[k], mv, 6 * k, null, 0, this.jIdx, this.jVal, this.jW, nz);
         } else {
-          // a joint row's test force: its coefficients on the dofs of its joint
-          const o = 3 * i, joint = this.sideKind[k] === SideKind.Joint;
-          const link = joint ? model.dofLink[rows.dof[i]] : rows.linkA[i], v0 = model.vOffset[link];
-          jf.fill(0);
-          if (joint) jf[rows.dof[i] - v0] = d3[o];
-          else for (let q = 0; q < this.sideDofs[k]; q++) jf[q] = d3[o + q];
+          const link = rowJointForce(rows, i, model, jf);
           n = accelerationDeltasInbound(model, body.state, link, null, 0, jf, 0, this.jIdx, this.jVal, this.jW, nz);
         }
         this.jStart[k] = nz;
