@@ -37,7 +37,7 @@ export function accelerationDeltasForce(model: Model, state: State, link: number
   const w = state.work;
   const dp = w.dp, lo = 6 * link;
   for (let e = 0; e < 6; e++) dp[lo + e] = -f[fo + e];
-  propagateInbound(model, state, link, null, 0);
+  propagateInbound(model, state, link, null, 0, null, null, null, 0);
   outward(model, state, outDqdd);
   return outDqdd;
 }
@@ -53,7 +53,7 @@ export function accelerationDeltasTorque(model: Model, state: State, dof: number
   jf.fill(0, 66, 72);
   jf[66 + dof - model.vOffset[link]] = magnitude;
   state.work.dp.fill(0, 6 * link, 6 * link + 6);
-  propagateInbound(model, state, link, jf, 66);
+  propagateInbound(model, state, link, jf, 66, null, null, null, 0);
   outward(model, state, outDqdd);
   return outDqdd;
 }
@@ -66,7 +66,7 @@ export function accelerationDeltasTorque(model: Model, state: State, dof: number
 export function accelerationDeltasJointForce(model: Model, state: State, link: number, force: ArrayLike<number>, fo: number, outDqdd: Arr): Arr {
   requireDynamics(state);
   state.work.dp.fill(0, 6 * link, 6 * link + 6);
-  propagateInbound(model, state, link, force, fo);
+  propagateInbound(model, state, link, force, fo, null, null, null, 0);
   outward(model, state, outDqdd);
   return outDqdd;
 }
@@ -125,17 +125,7 @@ export function accelerationDeltasInbound(
   const w = state.work, dp = w.dp, lo = 6 * link;
   if (f !== null) for (let e = 0; e < 6; e++) dp[lo + e] = -f[fo + e];
   else dp.fill(0, lo, lo + 6);
-  propagateInbound(model, state, link, f === null ? jointForce : null, jfo);
-  const du = w.du, dinvDu = w.dinvDu;
-  let k = oo;
-  for (let i = link; i >= 0; i = model.parent[i]) {
-    const v0 = model.vOffset[i], vo = 6 * i;
-    for (let r = model.jointNv[i] - 1; r >= 0; r--) {
-      outDof[k] = v0 + r; outDu[k] = du[vo + r]; outDinvDu[k] = dinvDu[vo + r];
-      k++;
-    }
-  }
-  return k - oo;
+  return propagateInbound(model, state, link, f === null ? jointForce : null, jfo, outDof, outDu, outDinvDu, oo);
 }
 
 /**
@@ -160,14 +150,21 @@ export function accelerationDeltasOutbound(model: Model, state: State, du: Array
  * Inbound loop over the ancestors of `link` (dp of `link` already set), lines 6-16:
  *   du_i = -S_i^T dp_i (+ the joint force on `link`),  dp_parent = X_i^T (dp_i + U_i D_i^-1 du_i),
  * leaving du_i and D_i^-1 du_i (work.du, work.dinvDu) on every link of the path, the root's too.
- * Marks the ancestors with a fresh stamp. 1-dof joints (S a unit axis, D^-1 a scalar) and
- * spherical joints (S the angular half, D^-1 3x3) are written out; other joints go through S.
+ * Marks the ancestors with a fresh stamp. 1-dof joints (S a unit axis, D^-1 a scalar), spherical
+ * joints (S the angular half, D^-1 3x3) and a free root (S = 1) are written out; other joints go
+ * through S. With outDof given, the path's entries are also written out as they are computed
+ * (accelerationDeltasInbound: dof, du, D^-1 du from index oo, each link's last dof first); returns
+ * how many.
  */
-function propagateInbound(model: Model, state: State, link: number, jointForce: ArrayLike<number> | null, jfo: number): void {
+function propagateInbound(
+  model: Model, state: State, link: number, jointForce: ArrayLike<number> | null, jfo: number,
+  outDof: Int32Array | null, outDu: Float64Array | null, outDinvDu: Float64Array | null, oo: number,
+): number {
   const w = state.work;
   const dp = w.dp, du = w.du, dinvDu = w.dinvDu, U = w.U, Dinv = w.Dinv, Xup = w.Xup, stamp = w.stamp;
   const type = model.jointType, parent = model.parent, axis = model.axis;
   const tag = ++w.stampCounter;
+  let at = oo;
   for (let i = link; i >= 0; i = parent[i]) {
     stamp[i] = tag;
     const vo = 6 * i, io = 36 * i, t = type[i], p = parent[i];
@@ -181,8 +178,7 @@ function propagateInbound(model: Model, state: State, link: number, jointForce: 
       du[vo] = g;
       const k = Dinv[io] * g;
       dinvDu[vo] = k;
-      if (p < 0) break;
-      a0 += U[io] * k; a1 += U[io + 1] * k; a2 += U[io + 2] * k; a3 += U[io + 3] * k; a4 += U[io + 4] * k; a5 += U[io + 5] * k;
+      if (p >= 0) { a0 += U[io] * k; a1 += U[io + 1] * k; a2 += U[io + 2] * k; a3 += U[io + 3] * k; a4 += U[io + 4] * k; a5 += U[io + 5] * k; }
     } else if (t === JointType.spherical) {
       let g0 = -d0, g1 = -d1, g2 = -d2;
       if (jointForce !== null && i === link) { g0 += jointForce[jfo]; g1 += jointForce[jfo + 1]; g2 += jointForce[jfo + 2]; }
@@ -191,13 +187,21 @@ function propagateInbound(model: Model, state: State, link: number, jointForce: 
       const k1 = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
       const k2 = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
       dinvDu[vo] = k0; dinvDu[vo + 1] = k1; dinvDu[vo + 2] = k2;
-      if (p < 0) break;
-      a0 += U[io] * k0 + U[io + 6] * k1 + U[io + 12] * k2;
-      a1 += U[io + 1] * k0 + U[io + 7] * k1 + U[io + 13] * k2;
-      a2 += U[io + 2] * k0 + U[io + 8] * k1 + U[io + 14] * k2;
-      a3 += U[io + 3] * k0 + U[io + 9] * k1 + U[io + 15] * k2;
-      a4 += U[io + 4] * k0 + U[io + 10] * k1 + U[io + 16] * k2;
-      a5 += U[io + 5] * k0 + U[io + 11] * k1 + U[io + 17] * k2;
+      if (p >= 0) {
+        a0 += U[io] * k0 + U[io + 6] * k1 + U[io + 12] * k2;
+        a1 += U[io + 1] * k0 + U[io + 7] * k1 + U[io + 13] * k2;
+        a2 += U[io + 2] * k0 + U[io + 8] * k1 + U[io + 14] * k2;
+        a3 += U[io + 3] * k0 + U[io + 9] * k1 + U[io + 15] * k2;
+        a4 += U[io + 4] * k0 + U[io + 10] * k1 + U[io + 16] * k2;
+        a5 += U[io + 5] * k0 + U[io + 11] * k1 + U[io + 17] * k2;
+      }
+    } else if (t === JointType.free && p < 0 && jointForce === null) {
+      // a free root, the end of every path: S = 1, so du = -dp and D^-1 du is one 6x6 product
+      du[vo] = -d0; du[vo + 1] = -d1; du[vo + 2] = -d2; du[vo + 3] = -d3; du[vo + 4] = -d4; du[vo + 5] = -d5;
+      for (let r = 0; r < 6; r++) {
+        const o = io + 6 * r;
+        dinvDu[vo + r] = -(Dinv[o] * d0) - Dinv[o + 1] * d1 - Dinv[o + 2] * d2 - Dinv[o + 3] * d3 - Dinv[o + 4] * d4 - Dinv[o + 5] * d5;
+      }
     } else if (t !== JointType.fixed) {
       const S = model.S, nv = model.jointNv[i];
       for (let r = 0; r < nv; r++) {
@@ -211,13 +215,22 @@ function propagateInbound(model: Model, state: State, link: number, jointForce: 
         for (let k = 0; k < nv; k++) s += Dinv[io + nv * r + k] * du[vo + k];
         dinvDu[vo + r] = s;
       }
-      if (p < 0) break;
-      for (let r = 0; r < nv; r++) {
-        const k = dinvDu[vo + r];
-        a0 += U[io + 6 * r] * k; a1 += U[io + 6 * r + 1] * k; a2 += U[io + 6 * r + 2] * k;
-        a3 += U[io + 6 * r + 3] * k; a4 += U[io + 6 * r + 4] * k; a5 += U[io + 6 * r + 5] * k;
+      if (p >= 0) {
+        for (let r = 0; r < nv; r++) {
+          const k = dinvDu[vo + r];
+          a0 += U[io + 6 * r] * k; a1 += U[io + 6 * r + 1] * k; a2 += U[io + 6 * r + 2] * k;
+          a3 += U[io + 6 * r + 3] * k; a4 += U[io + 6 * r + 4] * k; a5 += U[io + 6 * r + 5] * k;
+        }
       }
-    } else if (p < 0) break;
+    }
+    if (outDof !== null) {
+      const v0 = model.vOffset[i];
+      for (let r = model.jointNv[i] - 1; r >= 0; r--) {
+        outDof[at] = v0 + r; outDu![at] = du[vo + r]; outDinvDu![at] = dinvDu[vo + r];
+        at++;
+      }
+    }
+    if (p < 0) break;
     // dp_parent = X^T pa (one child on the path: assignment, not accumulation)
     const xo = 12 * i;
     const Fx = Xup[xo] * a3 + Xup[xo + 3] * a4 + Xup[xo + 6] * a5;
@@ -230,6 +243,7 @@ function propagateInbound(model: Model, state: State, link: number, jointForce: 
     dp[po + 2] = Xup[xo + 2] * a0 + Xup[xo + 5] * a1 + Xup[xo + 8] * a2 + (rx * Fy - ry * Fx);
     dp[po + 3] = Fx; dp[po + 4] = Fy; dp[po + 5] = Fz;
   }
+  return at - oo;
 }
 
 /**
@@ -276,6 +290,17 @@ function outward(model: Model, state: State, dqdd: Arr): void {
       const q2 = Dinv[io + 6] * e0 + Dinv[io + 7] * e1 + Dinv[io + 8] * e2;
       dqdd[d] = q0; dqdd[d + 1] = q1; dqdd[d + 2] = q2;
       a0 += q0; a1 += q1; a2 += q2;
+    } else if (t === JointType.free && p < 0) {
+      // a free root: S = 1 and no parent motion, so dqdd = D^-1 du (du = 0 off the path) = da
+      if (onPath) {
+        const u0 = du[vo], u1 = du[vo + 1], u2 = du[vo + 2], u3 = du[vo + 3], u4 = du[vo + 4], u5 = du[vo + 5];
+        for (let r = 0; r < 6; r++) {
+          const o = io + 6 * r;
+          const q = Dinv[o] * u0 + Dinv[o + 1] * u1 + Dinv[o + 2] * u2 + Dinv[o + 3] * u3 + Dinv[o + 4] * u4 + Dinv[o + 5] * u5;
+          dqdd[d + r] = q; da[vo + r] = q;
+        }
+      } else for (let r = 0; r < 6; r++) { dqdd[d + r] = 0; da[vo + r] = 0; }
+      continue;
     } else if (t !== JointType.fixed) {
       da[vo] = a0; da[vo + 1] = a1; da[vo + 2] = a2; da[vo + 3] = a3; da[vo + 4] = a4; da[vo + 5] = a5;
       outwardGeneral(model, w, i, onPath, dqdd);

@@ -393,7 +393,8 @@ export class ConstraintSolver {
           n = accelerationDeltasInbound(model, body.state, link, null, 0, jf, 0, this.jIdx, this.jVal, this.jW, nz);
         }
         this.jStart[k] = nz;
-        for (let e = nz; e < nz + n; e++) d += this.jVal[e] * this.jW[e];
+        const val = this.jVal, w = this.jW;
+        for (let e = nz, end = nz + n; e < end; e++) d += val[e] * w[e];
         nz += n;
         this.jLen[k] = n;
       }
