@@ -208,7 +208,12 @@ export class ConstraintSolver {
       keys[c] = primary * 65536 + c;
     }
     const sorted = sortKeysInPlace(keys, this.sortScratch, count);
-    for (let c = 0; c < count; c++) this.rowList[c] = rowIndices[first + (sorted[c] % 65536)];
+    // the position back from the key: key - floor(key / 2^16) 2^16, exact on integers below 2^53
+    // (and without the floating-point remainder %, a library call)
+    for (let c = 0; c < count; c++) {
+      const key = sorted[c];
+      this.rowList[c] = rowIndices[first + (key - Math.floor(key / 65536) * 65536)];
+    }
   }
 
   private cursors = new Int32Array(8);
