@@ -128,6 +128,102 @@ export function accelerationDeltasInbound(
   return propagateInbound(model, state, link, f === null ? jointForce : null, jfo, outDof, outDu, outDinvDu, oo);
 }
 
+/** Most test forces accelerationDeltasInboundBatch takes in one call. */
+export const INBOUND_BATCH = 8;
+
+/**
+ * accelerationDeltasInbound for `count` (<= INBOUND_BATCH) spatial test forces on one link at once:
+ * force v at fo + v * fStride (link coordinates). Each force goes through the same arithmetic as
+ * alone, so the results are the same to the bit; the path from `link` to the root is walked once
+ * and each joint's quantities (X, U, D^-1) are read once for all of them. Force v's entries are
+ * written from oo + v * n, n being the path's dof count, which is returned (the layout of `count`
+ * calls of accelerationDeltasInbound in a row). work.du and work.dinvDu are left alone.
+ */
+export function accelerationDeltasInboundBatch(
+  model: Model, state: State, link: number, f: ArrayLike<number>, fo: number, fStride: number, count: number,
+  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number,
+): number {
+  requireDynamics(state);
+  if (!(count >= 1 && count <= INBOUND_BATCH)) throw new RangeError(`accelerationDeltasInboundBatch: count must be 1..${INBOUND_BATCH}, got ${count}`);
+  const w = state.work, F = w.batchForce;
+  const U = w.U, Dinv = w.Dinv, Xup = w.Xup;
+  const type = model.jointType, parent = model.parent, axis = model.axis, jointNv = model.jointNv;
+  let n = 0;
+  for (let i = link; i >= 0; i = parent[i]) n += jointNv[i];
+  for (let v = 0; v < count; v++) for (let e = 0; e < 6; e++) F[6 * v + e] = -f[fo + v * fStride + e];
+  let at = oo;
+  for (let i = link; i >= 0; i = parent[i]) {
+    const io = 36 * i, t = type[i], p = parent[i], nv = jointNv[i], v0 = model.vOffset[i], xo = 12 * i;
+    for (let v = 0; v < count; v++) {
+      const fv = 6 * v, ov = at + v * n;
+      const d0 = F[fv], d1 = F[fv + 1], d2 = F[fv + 2], d3 = F[fv + 3], d4 = F[fv + 4], d5 = F[fv + 5];
+      let a0 = d0, a1 = d1, a2 = d2, a3 = d3, a4 = d4, a5 = d5;
+      // the joint's du and D^-1 du as propagateInbound computes them (its comments apply)
+      if (t === JointType.revolute || t === JointType.prismatic) {
+        const ao = 3 * i;
+        const sx = axis[ao], sy = axis[ao + 1], sz = axis[ao + 2];
+        const g = t === JointType.revolute ? -(sx * d0 + sy * d1 + sz * d2) : -(sx * d3 + sy * d4 + sz * d5);
+        const k = Dinv[io] * g;
+        outDof[ov] = v0; outDu[ov] = g; outDinvDu[ov] = k;
+        if (p >= 0) { a0 += U[io] * k; a1 += U[io + 1] * k; a2 += U[io + 2] * k; a3 += U[io + 3] * k; a4 += U[io + 4] * k; a5 += U[io + 5] * k; }
+      } else if (t === JointType.spherical) {
+        const g0 = -d0, g1 = -d1, g2 = -d2;
+        const k0 = Dinv[io] * g0 + Dinv[io + 1] * g1 + Dinv[io + 2] * g2;
+        const k1 = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
+        const k2 = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
+        outDof[ov] = v0 + 2; outDu[ov] = g2; outDinvDu[ov] = k2;
+        outDof[ov + 1] = v0 + 1; outDu[ov + 1] = g1; outDinvDu[ov + 1] = k1;
+        outDof[ov + 2] = v0; outDu[ov + 2] = g0; outDinvDu[ov + 2] = k0;
+        if (p >= 0) {
+          a0 += U[io] * k0 + U[io + 6] * k1 + U[io + 12] * k2;
+          a1 += U[io + 1] * k0 + U[io + 7] * k1 + U[io + 13] * k2;
+          a2 += U[io + 2] * k0 + U[io + 8] * k1 + U[io + 14] * k2;
+          a3 += U[io + 3] * k0 + U[io + 9] * k1 + U[io + 15] * k2;
+          a4 += U[io + 4] * k0 + U[io + 10] * k1 + U[io + 16] * k2;
+          a5 += U[io + 5] * k0 + U[io + 11] * k1 + U[io + 17] * k2;
+        }
+      } else if (t === JointType.free && p < 0) {
+        for (let r = 0; r < 6; r++) {
+          const o = io + 6 * r;
+          const e = ov + 5 - r;
+          outDof[e] = v0 + r;
+          outDu[e] = -F[fv + r];
+          outDinvDu[e] = -(Dinv[o] * d0) - Dinv[o + 1] * d1 - Dinv[o + 2] * d2 - Dinv[o + 3] * d3 - Dinv[o + 4] * d4 - Dinv[o + 5] * d5;
+        }
+      } else if (t !== JointType.fixed) {
+        const S = model.S, du = w.tmp;
+        for (let r = 0; r < nv; r++) {
+          let s = 0;
+          for (let e = 0; e < 6; e++) s -= S[io + 6 * r + e] * F[fv + e];
+          du[r] = s;
+        }
+        for (let r = 0; r < nv; r++) {
+          let s = 0;
+          for (let k = 0; k < nv; k++) s += Dinv[io + nv * r + k] * du[k];
+          const e = ov + nv - 1 - r;
+          outDof[e] = v0 + r; outDu[e] = du[r]; outDinvDu[e] = s;
+          if (p >= 0) {
+            a0 += U[io + 6 * r] * s; a1 += U[io + 6 * r + 1] * s; a2 += U[io + 6 * r + 2] * s;
+            a3 += U[io + 6 * r + 3] * s; a4 += U[io + 6 * r + 4] * s; a5 += U[io + 6 * r + 5] * s;
+          }
+        }
+      }
+      if (p < 0) continue;
+      // the force carried to the parent, X^T pa
+      const Fx = Xup[xo] * a3 + Xup[xo + 3] * a4 + Xup[xo + 6] * a5;
+      const Fy = Xup[xo + 1] * a3 + Xup[xo + 4] * a4 + Xup[xo + 7] * a5;
+      const Fz = Xup[xo + 2] * a3 + Xup[xo + 5] * a4 + Xup[xo + 8] * a5;
+      const rx = Xup[xo + 9], ry = Xup[xo + 10], rz = Xup[xo + 11];
+      F[fv] = Xup[xo] * a0 + Xup[xo + 3] * a1 + Xup[xo + 6] * a2 + (ry * Fz - rz * Fy);
+      F[fv + 1] = Xup[xo + 1] * a0 + Xup[xo + 4] * a1 + Xup[xo + 7] * a2 + (rz * Fx - rx * Fz);
+      F[fv + 2] = Xup[xo + 2] * a0 + Xup[xo + 5] * a1 + Xup[xo + 8] * a2 + (rx * Fy - ry * Fx);
+      F[fv + 3] = Fx; F[fv + 4] = Fy; F[fv + 5] = Fz;
+    }
+    at += nv;
+  }
+  return n;
+}
+
 /**
  * The outbound half of AccelerationDeltas (lines 18-22) for joint forces du given on every dof
  * (nv numbers at duo, zero where no test force reached): the delta joint accelerations

@@ -37,6 +37,8 @@ export class Workspace {
   readonly dinvDu: Float64Array;
   readonly stamp: Int32Array;
   stampCounter = 0;
+  /** The forces accelerationDeltasInboundBatch carries up the path (6 per test force, INBOUND_BATCH of them). */
+  readonly batchForce = new Float64Array(48);
   /** General scratch. */
   readonly tmp: Float64Array;
   readonly tmp2: Float64Array;

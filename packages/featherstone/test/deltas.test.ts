@@ -7,10 +7,12 @@ import {
   accelerationDeltas,
   accelerationDeltasForce,
   accelerationDeltasInbound,
+  accelerationDeltasInboundBatch,
   accelerationDeltasJointForce,
   accelerationDeltasOutbound,
   accelerationDeltasTorque,
   forwardDynamics,
+  INBOUND_BATCH,
   linkJacobian,
   massMatrix,
   pointJacobian,
@@ -129,6 +131,38 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
       expect(Math.abs(viaInbound - pairing)).toBeLessThan(1e-9 * Math.max(1, Math.abs(pairing)));
     }
     console.log(`inbound + outbound halves vs AccelerationDeltas: worst relative error ${worst.toExponential(2)}`);
+  });
+
+  it('in batches: up to INBOUND_BATCH forces on one link give, to the bit, what one inbound half each gives (60 random trees, every joint type)', () => {
+    const r = rng(91);
+    let forces = 0;
+    for (let trial = 0; trial < 60; trial++) {
+      const model = randomModel(r, { links: 1 + Math.floor(r() * 20) });
+      const state = randomState(r, model);
+      state.implicitDampingStep = r() < 0.5 ? 0 : 0.02;
+      forwardDynamics(model, state);
+      const link = Math.floor(r() * model.nLinks), count = 1 + Math.floor(r() * INBOUND_BATCH), stride = 6 + Math.floor(r() * 7);
+      const f = Float64Array.from({ length: 3 + stride * count }, () => 2 * r() - 1);
+      const size = count * model.nv + 5;
+      const dofs = new Int32Array(size), du = new Float64Array(size), w = new Float64Array(size);
+      const n = accelerationDeltasInboundBatch(model, state, link, f, 3, stride, count, dofs, du, w, 5);
+      const one = { dofs: new Int32Array(model.nv), du: new Float64Array(model.nv), w: new Float64Array(model.nv) };
+      for (let v = 0; v < count; v++) {
+        expect(accelerationDeltasInbound(model, state, link, f, 3 + v * stride, null, 0, one.dofs, one.du, one.w, 0)).toBe(n);
+        for (let k = 0; k < n; k++) {
+          expect(dofs[5 + v * n + k]).toBe(one.dofs[k]);
+          expect(du[5 + v * n + k]).toBe(one.du[k]);
+          expect(w[5 + v * n + k]).toBe(one.w[k]);
+        }
+        forces++;
+      }
+    }
+    expect(forces).toBeGreaterThan(150);
+    const model = randomModel(rng(3), { links: 3 });
+    const state = randomState(rng(4), model);
+    forwardDynamics(model, state);
+    const big = new Float64Array(6 * (INBOUND_BATCH + 1)), out = new Float64Array(64);
+    expect(() => accelerationDeltasInboundBatch(model, state, 0, big, 0, 6, INBOUND_BATCH + 1, new Int32Array(64), out, out, 0)).toThrow(/count must be/);
   });
 
   it('refuses to run before forwardDynamics has left its quantities', () => {

@@ -14,7 +14,7 @@
  * its link to the root, and K is applied row by row as u^T D^-1 u (buildImplicit); the outbound
  * half runs once per body when the forces are applied.
  */
-import { accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasOutbound, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
+import { accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasOutbound, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
@@ -382,6 +382,26 @@ export class ConstraintSolver {
     for (let c = 0; c < m; c++) {
       const i = this.rowList[c];
       const sides = rowSides(rows, i);
+      const g = sides === 1 ? this.batchLength(rows, c) : 1;
+      if (g > 1) {
+        // rows next to each other with one spatial side on the same link (a contact's points and
+        // their friction rows): one walk of the path for all of them, the same numbers
+        const b = rows.bodyA[i], body = bodies[b], ao = this.accOffset[this.bodyLocal[b]];
+        const n = this.pathDofs(body, this.sideLink[2 * c]);
+        if (this.jIdx.length < nz + g * n) this.growSparse(nz + g * n);
+        accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz);
+        const val = this.jVal, w = this.jW;
+        for (let r = c; r < c + g; r++) {
+          this.sideAcc[2 * r] = ao; this.jStart[2 * r] = nz; this.jLen[2 * r] = n;
+          this.sideAcc[2 * r + 1] = -1; this.jLen[2 * r + 1] = 0;
+          let d = 0;
+          for (let e = nz, end = nz + n; e < end; e++) d += val[e] * w[e];
+          this.diag[r] = d;
+          nz += n;
+        }
+        c += g - 1;
+        continue;
+      }
       let d = 0;
       for (let s = 0; s < 2; s++) {
         const k = 2 * c + s;
@@ -408,6 +428,30 @@ export class ConstraintSolver {
       if (sides === 2 && rows.bodyA[i] === rows.bodyB[i]) d += 2 * this.sparseDot(2 * c, 2 * c + 1);
       this.diag[c] = d;
     }
+  }
+
+  /**
+   * How many rows from c on (at most INBOUND_BATCH) have one side only, spatial, on the same body
+   * and link as row c: they share their path to the root.
+   */
+  private batchLength(rows: RowBuffer, c: number): number {
+    if (this.sideKind[2 * c] !== SideKind.Spatial) return 1;
+    const i = this.rowList[c], b = rows.bodyA[i], link = this.sideLink[2 * c];
+    let g = 1;
+    while (g < INBOUND_BATCH && c + g < this.m) {
+      const r = c + g, j = this.rowList[r];
+      if (this.sideKind[2 * r] !== SideKind.Spatial || rows.bodyA[j] !== b || this.sideLink[2 * r] !== link || rowSides(rows, j) !== 1) break;
+      g++;
+    }
+    return g;
+  }
+
+  /** Dofs on the path from `link` to the root. */
+  private pathDofs(body: Body, link: number): number {
+    const parent = body.model.parent, nv = body.model.jointNv;
+    let n = 0;
+    for (let i = link; i >= 0; i = parent[i]) n += nv[i];
+    return n;
   }
 
   /** A joint's generalised test force (up to 6 dofs). */
