@@ -34,10 +34,9 @@ function requireDynamics(state: State): void {
  */
 export function accelerationDeltasForce(model: Model, state: State, link: number, f: ArrayLike<number>, fo: number, outDqdd: Arr): Arr {
   requireDynamics(state);
-  const w = state.work;
-  const dp = w.dp, lo = 6 * link;
-  for (let e = 0; e < 6; e++) dp[lo + e] = -f[fo + e];
-  propagateInbound(model, state, link, null, 0, null, null, null, 0);
+  const F = state.work.batchForce;
+  for (let e = 0; e < 6; e++) F[e] = -f[fo + e];
+  propagateInbound(model, state, link, null, 0);
   outward(model, state, outDqdd);
   return outDqdd;
 }
@@ -52,8 +51,8 @@ export function accelerationDeltasTorque(model: Model, state: State, dof: number
   const jf = state.work.tmp2; // joint force vector at 66..71
   jf.fill(0, 66, 72);
   jf[66 + dof - model.vOffset[link]] = magnitude;
-  state.work.dp.fill(0, 6 * link, 6 * link + 6);
-  propagateInbound(model, state, link, jf, 66, null, null, null, 0);
+  state.work.batchForce.fill(0, 0, 6);
+  propagateInbound(model, state, link, jf, 66);
   outward(model, state, outDqdd);
   return outDqdd;
 }
@@ -65,8 +64,8 @@ export function accelerationDeltasTorque(model: Model, state: State, dof: number
  */
 export function accelerationDeltasJointForce(model: Model, state: State, link: number, force: ArrayLike<number>, fo: number, outDqdd: Arr): Arr {
   requireDynamics(state);
-  state.work.dp.fill(0, 6 * link, 6 * link + 6);
-  propagateInbound(model, state, link, force, fo, null, null, null, 0);
+  state.work.batchForce.fill(0, 0, 6);
+  propagateInbound(model, state, link, force, fo);
   outward(model, state, outDqdd);
   return outDqdd;
 }
@@ -122,10 +121,10 @@ export function accelerationDeltasInbound(
   outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number,
 ): number {
   requireDynamics(state);
-  const w = state.work, dp = w.dp, lo = 6 * link;
-  if (f !== null) for (let e = 0; e < 6; e++) dp[lo + e] = -f[fo + e];
-  else dp.fill(0, lo, lo + 6);
-  return propagateInbound(model, state, link, f === null ? jointForce : null, jfo, outDof, outDu, outDinvDu, oo);
+  const F = state.work.batchForce;
+  if (f !== null) for (let e = 0; e < 6; e++) F[e] = -f[fo + e];
+  else F.fill(0, 0, 6);
+  return inboundPath(model, state, link, 1, f === null ? jointForce : null, jfo, outDof, outDu, outDinvDu, oo);
 }
 
 /** Most test forces accelerationDeltasInboundBatch takes in one call. */
@@ -137,7 +136,7 @@ export const INBOUND_BATCH = 8;
  * alone, so the results are the same to the bit; the path from `link` to the root is walked once
  * and each joint's quantities (X, U, D^-1) are read once for all of them. Force v's entries are
  * written from oo + v * n, n being the path's dof count, which is returned (the layout of `count`
- * calls of accelerationDeltasInbound in a row). work.du and work.dinvDu are left alone.
+ * calls of accelerationDeltasInbound in a row).
  */
 export function accelerationDeltasInboundBatch(
   model: Model, state: State, link: number, f: ArrayLike<number>, fo: number, fStride: number, count: number,
@@ -145,83 +144,9 @@ export function accelerationDeltasInboundBatch(
 ): number {
   requireDynamics(state);
   if (!(count >= 1 && count <= INBOUND_BATCH)) throw new RangeError(`accelerationDeltasInboundBatch: count must be 1..${INBOUND_BATCH}, got ${count}`);
-  const w = state.work, F = w.batchForce;
-  const U = w.U, Dinv = w.Dinv, Xup = w.Xup;
-  const type = model.jointType, parent = model.parent, axis = model.axis, jointNv = model.jointNv;
-  let n = 0;
-  for (let i = link; i >= 0; i = parent[i]) n += jointNv[i];
+  const F = state.work.batchForce;
   for (let v = 0; v < count; v++) for (let e = 0; e < 6; e++) F[6 * v + e] = -f[fo + v * fStride + e];
-  let at = oo;
-  for (let i = link; i >= 0; i = parent[i]) {
-    const io = 36 * i, t = type[i], p = parent[i], nv = jointNv[i], v0 = model.vOffset[i], xo = 12 * i;
-    for (let v = 0; v < count; v++) {
-      const fv = 6 * v, ov = at + v * n;
-      const d0 = F[fv], d1 = F[fv + 1], d2 = F[fv + 2], d3 = F[fv + 3], d4 = F[fv + 4], d5 = F[fv + 5];
-      let a0 = d0, a1 = d1, a2 = d2, a3 = d3, a4 = d4, a5 = d5;
-      // the joint's du and D^-1 du as propagateInbound computes them (its comments apply)
-      if (t === JointType.revolute || t === JointType.prismatic) {
-        const ao = 3 * i;
-        const sx = axis[ao], sy = axis[ao + 1], sz = axis[ao + 2];
-        const g = t === JointType.revolute ? -(sx * d0 + sy * d1 + sz * d2) : -(sx * d3 + sy * d4 + sz * d5);
-        const k = Dinv[io] * g;
-        outDof[ov] = v0; outDu[ov] = g; outDinvDu[ov] = k;
-        if (p >= 0) { a0 += U[io] * k; a1 += U[io + 1] * k; a2 += U[io + 2] * k; a3 += U[io + 3] * k; a4 += U[io + 4] * k; a5 += U[io + 5] * k; }
-      } else if (t === JointType.spherical) {
-        const g0 = -d0, g1 = -d1, g2 = -d2;
-        const k0 = Dinv[io] * g0 + Dinv[io + 1] * g1 + Dinv[io + 2] * g2;
-        const k1 = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
-        const k2 = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
-        outDof[ov] = v0 + 2; outDu[ov] = g2; outDinvDu[ov] = k2;
-        outDof[ov + 1] = v0 + 1; outDu[ov + 1] = g1; outDinvDu[ov + 1] = k1;
-        outDof[ov + 2] = v0; outDu[ov + 2] = g0; outDinvDu[ov + 2] = k0;
-        if (p >= 0) {
-          a0 += U[io] * k0 + U[io + 6] * k1 + U[io + 12] * k2;
-          a1 += U[io + 1] * k0 + U[io + 7] * k1 + U[io + 13] * k2;
-          a2 += U[io + 2] * k0 + U[io + 8] * k1 + U[io + 14] * k2;
-          a3 += U[io + 3] * k0 + U[io + 9] * k1 + U[io + 15] * k2;
-          a4 += U[io + 4] * k0 + U[io + 10] * k1 + U[io + 16] * k2;
-          a5 += U[io + 5] * k0 + U[io + 11] * k1 + U[io + 17] * k2;
-        }
-      } else if (t === JointType.free && p < 0) {
-        for (let r = 0; r < 6; r++) {
-          const o = io + 6 * r;
-          const e = ov + 5 - r;
-          outDof[e] = v0 + r;
-          outDu[e] = -F[fv + r];
-          outDinvDu[e] = -(Dinv[o] * d0) - Dinv[o + 1] * d1 - Dinv[o + 2] * d2 - Dinv[o + 3] * d3 - Dinv[o + 4] * d4 - Dinv[o + 5] * d5;
-        }
-      } else if (t !== JointType.fixed) {
-        const S = model.S, du = w.tmp;
-        for (let r = 0; r < nv; r++) {
-          let s = 0;
-          for (let e = 0; e < 6; e++) s -= S[io + 6 * r + e] * F[fv + e];
-          du[r] = s;
-        }
-        for (let r = 0; r < nv; r++) {
-          let s = 0;
-          for (let k = 0; k < nv; k++) s += Dinv[io + nv * r + k] * du[k];
-          const e = ov + nv - 1 - r;
-          outDof[e] = v0 + r; outDu[e] = du[r]; outDinvDu[e] = s;
-          if (p >= 0) {
-            a0 += U[io + 6 * r] * s; a1 += U[io + 6 * r + 1] * s; a2 += U[io + 6 * r + 2] * s;
-            a3 += U[io + 6 * r + 3] * s; a4 += U[io + 6 * r + 4] * s; a5 += U[io + 6 * r + 5] * s;
-          }
-        }
-      }
-      if (p < 0) continue;
-      // the force carried to the parent, X^T pa
-      const Fx = Xup[xo] * a3 + Xup[xo + 3] * a4 + Xup[xo + 6] * a5;
-      const Fy = Xup[xo + 1] * a3 + Xup[xo + 4] * a4 + Xup[xo + 7] * a5;
-      const Fz = Xup[xo + 2] * a3 + Xup[xo + 5] * a4 + Xup[xo + 8] * a5;
-      const rx = Xup[xo + 9], ry = Xup[xo + 10], rz = Xup[xo + 11];
-      F[fv] = Xup[xo] * a0 + Xup[xo + 3] * a1 + Xup[xo + 6] * a2 + (ry * Fz - rz * Fy);
-      F[fv + 1] = Xup[xo + 1] * a0 + Xup[xo + 4] * a1 + Xup[xo + 7] * a2 + (rz * Fx - rx * Fz);
-      F[fv + 2] = Xup[xo + 2] * a0 + Xup[xo + 5] * a1 + Xup[xo + 8] * a2 + (rx * Fy - ry * Fx);
-      F[fv + 3] = Fx; F[fv + 4] = Fy; F[fv + 5] = Fz;
-    }
-    at += nv;
-  }
-  return n;
+  return inboundPath(model, state, link, count, null, 0, outDof, outDu, outDinvDu, oo);
 }
 
 /**
@@ -243,103 +168,118 @@ export function accelerationDeltasOutbound(model: Model, state: State, du: Array
 }
 
 /**
- * Inbound loop over the ancestors of `link` (dp of `link` already set), lines 6-16:
- *   du_i = -S_i^T dp_i (+ the joint force on `link`),  dp_parent = X_i^T (dp_i + U_i D_i^-1 du_i),
- * leaving du_i and D_i^-1 du_i (work.du, work.dinvDu) on every link of the path, the root's too.
- * Marks the ancestors with a fresh stamp. 1-dof joints (S a unit axis, D^-1 a scalar), spherical
- * joints (S the angular half, D^-1 3x3) and a free root (S = 1) are written out; other joints go
- * through S. With outDof given, the path's entries are also written out as they are computed
- * (accelerationDeltasInbound: dof, du, D^-1 du from index oo, each link's last dof first); returns
- * how many.
+ * The inbound pass of the full AccelerationDeltas (work.batchForce[0..6) holds dp of `link`): the
+ * path's du_i go to work.du, 6 per link, and its links are marked with a fresh stamp, for outward.
  */
-function propagateInbound(
-  model: Model, state: State, link: number, jointForce: ArrayLike<number> | null, jfo: number,
-  outDof: Int32Array | null, outDu: Float64Array | null, outDinvDu: Float64Array | null, oo: number,
-): number {
+function propagateInbound(model: Model, state: State, link: number, jointForce: ArrayLike<number> | null, jfo: number): void {
   const w = state.work;
-  const dp = w.dp, du = w.du, dinvDu = w.dinvDu, U = w.U, Dinv = w.Dinv, Xup = w.Xup, stamp = w.stamp;
-  const type = model.jointType, parent = model.parent, axis = model.axis;
+  const n = inboundPath(model, state, link, 1, jointForce, jfo, w.pathDof, w.pathDu, w.pathDinvDu, 0);
   const tag = ++w.stampCounter;
+  for (let i = link; i >= 0; i = model.parent[i]) w.stamp[i] = tag;
+  for (let k = 0; k < n; k++) {
+    const d = w.pathDof[k], i = model.dofLink[d];
+    w.du[6 * i + d - model.vOffset[i]] = w.pathDu[k];
+  }
+}
+
+/**
+ * Inbound loop over the ancestors of `link`, lines 6-16, for `count` test forces at once (dp of
+ * force v in work.batchForce at 6 v, and carried up there):
+ *   du_i = -S_i^T dp_i (+ the joint force on `link`),  dp_parent = X_i^T (dp_i + U_i D_i^-1 du_i).
+ * Force v's path entries (dof, du_i, D_i^-1 du_i, each link's last dof first) are written from
+ * oo + v n, n the path's dof count (returned). 1-dof joints (S a unit axis, D^-1 a scalar),
+ * spherical joints (S the angular half, D^-1 3x3) and a free root (S = 1) are written out; other
+ * joints go through S.
+ */
+function inboundPath(
+  model: Model, state: State, link: number, count: number, jointForce: ArrayLike<number> | null, jfo: number,
+  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number,
+): number {
+  const w = state.work, F = w.batchForce;
+  const U = w.U, Dinv = w.Dinv, Xup = w.Xup;
+  const type = model.jointType, parent = model.parent, axis = model.axis, jointNv = model.jointNv;
+  let n = 0;
+  for (let i = link; i >= 0; i = parent[i]) n += jointNv[i];
   let at = oo;
   for (let i = link; i >= 0; i = parent[i]) {
-    stamp[i] = tag;
-    const vo = 6 * i, io = 36 * i, t = type[i], p = parent[i];
-    const d0 = dp[vo], d1 = dp[vo + 1], d2 = dp[vo + 2], d3 = dp[vo + 3], d4 = dp[vo + 4], d5 = dp[vo + 5];
-    let a0 = d0, a1 = d1, a2 = d2, a3 = d3, a4 = d4, a5 = d5;
-    if (t === JointType.revolute || t === JointType.prismatic) {
-      const ao = 3 * i;
-      const sx = axis[ao], sy = axis[ao + 1], sz = axis[ao + 2];
-      let g = t === JointType.revolute ? -(sx * d0 + sy * d1 + sz * d2) : -(sx * d3 + sy * d4 + sz * d5);
-      if (jointForce !== null && i === link) g += jointForce[jfo];
-      du[vo] = g;
-      const k = Dinv[io] * g;
-      dinvDu[vo] = k;
-      if (p >= 0) { a0 += U[io] * k; a1 += U[io + 1] * k; a2 += U[io + 2] * k; a3 += U[io + 3] * k; a4 += U[io + 4] * k; a5 += U[io + 5] * k; }
-    } else if (t === JointType.spherical) {
-      let g0 = -d0, g1 = -d1, g2 = -d2;
-      if (jointForce !== null && i === link) { g0 += jointForce[jfo]; g1 += jointForce[jfo + 1]; g2 += jointForce[jfo + 2]; }
-      du[vo] = g0; du[vo + 1] = g1; du[vo + 2] = g2;
-      const k0 = Dinv[io] * g0 + Dinv[io + 1] * g1 + Dinv[io + 2] * g2;
-      const k1 = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
-      const k2 = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
-      dinvDu[vo] = k0; dinvDu[vo + 1] = k1; dinvDu[vo + 2] = k2;
-      if (p >= 0) {
-        a0 += U[io] * k0 + U[io + 6] * k1 + U[io + 12] * k2;
-        a1 += U[io + 1] * k0 + U[io + 7] * k1 + U[io + 13] * k2;
-        a2 += U[io + 2] * k0 + U[io + 8] * k1 + U[io + 14] * k2;
-        a3 += U[io + 3] * k0 + U[io + 9] * k1 + U[io + 15] * k2;
-        a4 += U[io + 4] * k0 + U[io + 10] * k1 + U[io + 16] * k2;
-        a5 += U[io + 5] * k0 + U[io + 11] * k1 + U[io + 17] * k2;
-      }
-    } else if (t === JointType.free && p < 0 && jointForce === null) {
-      // a free root, the end of every path: S = 1, so du = -dp and D^-1 du is one 6x6 product
-      du[vo] = -d0; du[vo + 1] = -d1; du[vo + 2] = -d2; du[vo + 3] = -d3; du[vo + 4] = -d4; du[vo + 5] = -d5;
-      for (let r = 0; r < 6; r++) {
-        const o = io + 6 * r;
-        dinvDu[vo + r] = -(Dinv[o] * d0) - Dinv[o + 1] * d1 - Dinv[o + 2] * d2 - Dinv[o + 3] * d3 - Dinv[o + 4] * d4 - Dinv[o + 5] * d5;
-      }
-    } else if (t !== JointType.fixed) {
-      const S = model.S, nv = model.jointNv[i];
-      for (let r = 0; r < nv; r++) {
-        let s = 0;
-        for (let e = 0; e < 6; e++) s -= S[io + 6 * r + e] * dp[vo + e];
-        du[vo + r] = s;
-      }
-      if (jointForce !== null && i === link) for (let r = 0; r < nv; r++) du[vo + r] += jointForce[jfo + r];
-      for (let r = 0; r < nv; r++) {
-        let s = 0;
-        for (let k = 0; k < nv; k++) s += Dinv[io + nv * r + k] * du[vo + k];
-        dinvDu[vo + r] = s;
-      }
-      if (p >= 0) {
+    const io = 36 * i, t = type[i], p = parent[i], nv = jointNv[i], v0 = model.vOffset[i], xo = 12 * i;
+    const jf = jointForce !== null && i === link;
+    for (let v = 0; v < count; v++) {
+      const fv = 6 * v, ov = at + v * n;
+      const d0 = F[fv], d1 = F[fv + 1], d2 = F[fv + 2], d3 = F[fv + 3], d4 = F[fv + 4], d5 = F[fv + 5];
+      let a0 = d0, a1 = d1, a2 = d2, a3 = d3, a4 = d4, a5 = d5;
+      if (t === JointType.revolute || t === JointType.prismatic) {
+        const ao = 3 * i;
+        const sx = axis[ao], sy = axis[ao + 1], sz = axis[ao + 2];
+        let g = t === JointType.revolute ? -(sx * d0 + sy * d1 + sz * d2) : -(sx * d3 + sy * d4 + sz * d5);
+        if (jf) g += jointForce![jfo];
+        const k = Dinv[io] * g;
+        outDof[ov] = v0; outDu[ov] = g; outDinvDu[ov] = k;
+        if (p >= 0) { a0 += U[io] * k; a1 += U[io + 1] * k; a2 += U[io + 2] * k; a3 += U[io + 3] * k; a4 += U[io + 4] * k; a5 += U[io + 5] * k; }
+      } else if (t === JointType.spherical) {
+        let g0 = -d0, g1 = -d1, g2 = -d2;
+        if (jf) { g0 += jointForce![jfo]; g1 += jointForce![jfo + 1]; g2 += jointForce![jfo + 2]; }
+        const k0 = Dinv[io] * g0 + Dinv[io + 1] * g1 + Dinv[io + 2] * g2;
+        const k1 = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
+        const k2 = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
+        outDof[ov] = v0 + 2; outDu[ov] = g2; outDinvDu[ov] = k2;
+        outDof[ov + 1] = v0 + 1; outDu[ov + 1] = g1; outDinvDu[ov + 1] = k1;
+        outDof[ov + 2] = v0; outDu[ov + 2] = g0; outDinvDu[ov + 2] = k0;
+        if (p >= 0) {
+          a0 += U[io] * k0 + U[io + 6] * k1 + U[io + 12] * k2;
+          a1 += U[io + 1] * k0 + U[io + 7] * k1 + U[io + 13] * k2;
+          a2 += U[io + 2] * k0 + U[io + 8] * k1 + U[io + 14] * k2;
+          a3 += U[io + 3] * k0 + U[io + 9] * k1 + U[io + 15] * k2;
+          a4 += U[io + 4] * k0 + U[io + 10] * k1 + U[io + 16] * k2;
+          a5 += U[io + 5] * k0 + U[io + 11] * k1 + U[io + 17] * k2;
+        }
+      } else if (t === JointType.free && p < 0) {
+        // a free root, the end of every path: S = 1, so du = -dp (+ the joint force) and D^-1 du
+        // is one 6x6 product
+        let u0 = -d0, u1 = -d1, u2 = -d2, u3 = -d3, u4 = -d4, u5 = -d5;
+        if (jf) {
+          const j = jointForce!;
+          u0 += j[jfo]; u1 += j[jfo + 1]; u2 += j[jfo + 2]; u3 += j[jfo + 3]; u4 += j[jfo + 4]; u5 += j[jfo + 5];
+        }
+        outDu[ov] = u5; outDu[ov + 1] = u4; outDu[ov + 2] = u3; outDu[ov + 3] = u2; outDu[ov + 4] = u1; outDu[ov + 5] = u0;
+        for (let r = 0; r < 6; r++) {
+          const o = io + 6 * r, e = ov + 5 - r;
+          outDof[e] = v0 + r;
+          outDinvDu[e] = Dinv[o] * u0 + Dinv[o + 1] * u1 + Dinv[o + 2] * u2 + Dinv[o + 3] * u3 + Dinv[o + 4] * u4 + Dinv[o + 5] * u5;
+        }
+      } else if (t !== JointType.fixed) {
+        const S = model.S, du = w.tmp;
         for (let r = 0; r < nv; r++) {
-          const k = dinvDu[vo + r];
-          a0 += U[io + 6 * r] * k; a1 += U[io + 6 * r + 1] * k; a2 += U[io + 6 * r + 2] * k;
-          a3 += U[io + 6 * r + 3] * k; a4 += U[io + 6 * r + 4] * k; a5 += U[io + 6 * r + 5] * k;
+          let s = 0;
+          for (let e = 0; e < 6; e++) s -= S[io + 6 * r + e] * F[fv + e];
+          du[r] = s;
+        }
+        if (jf) for (let r = 0; r < nv; r++) du[r] += jointForce![jfo + r];
+        for (let r = 0; r < nv; r++) {
+          let s = 0;
+          for (let k = 0; k < nv; k++) s += Dinv[io + nv * r + k] * du[k];
+          const e = ov + nv - 1 - r;
+          outDof[e] = v0 + r; outDu[e] = du[r]; outDinvDu[e] = s;
+          if (p >= 0) {
+            a0 += U[io + 6 * r] * s; a1 += U[io + 6 * r + 1] * s; a2 += U[io + 6 * r + 2] * s;
+            a3 += U[io + 6 * r + 3] * s; a4 += U[io + 6 * r + 4] * s; a5 += U[io + 6 * r + 5] * s;
+          }
         }
       }
+      if (p < 0) continue;
+      // dp_parent = X^T pa, for the next joint up
+      const Fx = Xup[xo] * a3 + Xup[xo + 3] * a4 + Xup[xo + 6] * a5;
+      const Fy = Xup[xo + 1] * a3 + Xup[xo + 4] * a4 + Xup[xo + 7] * a5;
+      const Fz = Xup[xo + 2] * a3 + Xup[xo + 5] * a4 + Xup[xo + 8] * a5;
+      const rx = Xup[xo + 9], ry = Xup[xo + 10], rz = Xup[xo + 11];
+      F[fv] = Xup[xo] * a0 + Xup[xo + 3] * a1 + Xup[xo + 6] * a2 + (ry * Fz - rz * Fy);
+      F[fv + 1] = Xup[xo + 1] * a0 + Xup[xo + 4] * a1 + Xup[xo + 7] * a2 + (rz * Fx - rx * Fz);
+      F[fv + 2] = Xup[xo + 2] * a0 + Xup[xo + 5] * a1 + Xup[xo + 8] * a2 + (rx * Fy - ry * Fx);
+      F[fv + 3] = Fx; F[fv + 4] = Fy; F[fv + 5] = Fz;
     }
-    if (outDof !== null) {
-      const v0 = model.vOffset[i];
-      for (let r = model.jointNv[i] - 1; r >= 0; r--) {
-        outDof[at] = v0 + r; outDu![at] = du[vo + r]; outDinvDu![at] = dinvDu[vo + r];
-        at++;
-      }
-    }
-    if (p < 0) break;
-    // dp_parent = X^T pa (one child on the path: assignment, not accumulation)
-    const xo = 12 * i;
-    const Fx = Xup[xo] * a3 + Xup[xo + 3] * a4 + Xup[xo + 6] * a5;
-    const Fy = Xup[xo + 1] * a3 + Xup[xo + 4] * a4 + Xup[xo + 7] * a5;
-    const Fz = Xup[xo + 2] * a3 + Xup[xo + 5] * a4 + Xup[xo + 8] * a5;
-    const rx = Xup[xo + 9], ry = Xup[xo + 10], rz = Xup[xo + 11];
-    const po = 6 * p;
-    dp[po] = Xup[xo] * a0 + Xup[xo + 3] * a1 + Xup[xo + 6] * a2 + (ry * Fz - rz * Fy);
-    dp[po + 1] = Xup[xo + 1] * a0 + Xup[xo + 4] * a1 + Xup[xo + 7] * a2 + (rz * Fx - rx * Fz);
-    dp[po + 2] = Xup[xo + 2] * a0 + Xup[xo + 5] * a1 + Xup[xo + 8] * a2 + (rx * Fy - ry * Fx);
-    dp[po + 3] = Fx; dp[po + 4] = Fy; dp[po + 5] = Fz;
+    at += nv;
   }
-  return at - oo;
+  return n;
 }
 
 /**

@@ -31,14 +31,18 @@ export class Workspace {
   readonly dampingStep = new Float64Array(1);
   /** u = tau - S^T p^A, 6 per link. */
   readonly u: Float64Array;
-  /** Scratch for AccelerationDeltas: dp (6 per link), du (6 per link), D^-1 du (6 per link, on the inbound path), stamps. */
+  /** Scratch (6 per link): spatial forces for the inverse dynamics and the momentum correction. */
   readonly dp: Float64Array;
+  /** Scratch for AccelerationDeltas: du (6 per link) and the stamps of the links on the inbound path. */
   readonly du: Float64Array;
-  readonly dinvDu: Float64Array;
   readonly stamp: Int32Array;
   stampCounter = 0;
-  /** The forces accelerationDeltasInboundBatch carries up the path (6 per test force, INBOUND_BATCH of them). */
+  /** The test forces the inbound pass of AccelerationDeltas carries up the path (6 each, up to INBOUND_BATCH of them). */
   readonly batchForce = new Float64Array(48);
+  /** The inbound pass's entries along the path (dof, du, D^-1 du; nv each) for the full AccelerationDeltas. */
+  readonly pathDof: Int32Array;
+  readonly pathDu: Float64Array;
+  readonly pathDinvDu: Float64Array;
   /** General scratch. */
   readonly tmp: Float64Array;
   readonly tmp2: Float64Array;
@@ -73,7 +77,9 @@ export class Workspace {
     this.u = new Float64Array(6 * n);
     this.dp = new Float64Array(6 * n);
     this.du = new Float64Array(6 * n);
-    this.dinvDu = new Float64Array(6 * n);
+    this.pathDof = new Int32Array(model.nv);
+    this.pathDu = new Float64Array(model.nv);
+    this.pathDinvDu = new Float64Array(model.nv);
     this.stamp = new Int32Array(n);
     this.tmp = new Float64Array(72);
     this.tmp2 = new Float64Array(72);
