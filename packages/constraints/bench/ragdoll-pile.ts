@@ -1,6 +1,7 @@
 /**
- * The ragdoll-pile scene of the World benchmark, shared by the Sinew side (world.bench.ts) and the
- * Rapier side (rapier-pile.ts) so both engines start from the same poses.
+ * The ragdoll-pile scene of the World benchmark, shared by the Sinew side (world.bench.ts), the
+ * Rapier side (rapier-pile.ts) and the PhysX side (physx-pile.ts) so all engines start from the
+ * same poses.
  *
  * Ragdolls are the package's 20-link, 44-dof humanoid tree (test/humanoid-fixture.ts: free pelvis,
  * spherical spine, neck, shoulders, wrists, hips and tail, hinge elbows, knees, ankles and toes,

