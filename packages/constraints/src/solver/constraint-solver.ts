@@ -425,7 +425,7 @@ export class ConstraintSolver {
       }
       // K_ii = sum over pairs of sides on the same body of u_s . D^-1 u_t (both sides on one body:
       // a self-contact, whose cross terms the loop above left out)
-      if (sides === 2 && rows.bodyA[i] === rows.bodyB[i]) d += 2 * this.sparseDot(2 * c, 2 * c + 1);
+      if (sides === 2 && rows.bodyA[i] === rows.bodyB[i]) { this.sparseDot(2 * c, 2 * c + 1); d += 2 * this.dotOut[0]; }
       this.diag[c] = d;
     }
   }
@@ -457,8 +457,11 @@ export class ConstraintSolver {
   /** A joint's generalised test force (up to 6 dofs). */
   private readonly jointForce = new Float64Array(6);
 
-  /** u_a . D^-1 u_b for two row sides on one body (their entries run from the leaf to the root). */
-  private sparseDot(a: number, b: number): number {
+  /** The result of sparseDot (an array: a returned double is boxed on the heap when the call is not inlined). */
+  private readonly dotOut = new Float64Array(1);
+
+  /** u_a . D^-1 u_b for two row sides on one body (their entries run from the leaf to the root), into dotOut[0]. */
+  private sparseDot(a: number, b: number): void {
     const idx = this.jIdx, val = this.jVal, w = this.jW;
     let p = this.jStart[a], q = this.jStart[b];
     const pe = p + this.jLen[a], qe = q + this.jLen[b];
@@ -466,7 +469,7 @@ export class ConstraintSolver {
     while (p < pe && q < qe) {
       if (idx[p] === idx[q]) { s += val[p] * w[q]; p++; q++; } else if (idx[p] > idx[q]) p++; else q++;
     }
-    return s;
+    this.dotOut[0] = s;
   }
 
   private growSparse(size: number): void {
