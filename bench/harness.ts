@@ -3,6 +3,7 @@
  * the batches are stable, reports median, min and max per call, and collects rows for a JSON file.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -72,18 +73,53 @@ export function printTable(title: string, table: Record<string, string | number>
   for (const r of cells) console.log(line(r));
 }
 
-/** Heap growth in bytes per call of `fn` over `calls` calls after warm-up (after forced GC when exposed). */
+/**
+ * Heap growth in bytes per call of `fn` over `calls` calls after warm-up (after forced GC when
+ * exposed), in two windows of `calls` calls one after the other: the smaller is returned. A leak
+ * grows the heap in both; something that grows once (a buffer meeting its largest problem, code
+ * compiled late) shows in one only.
+ */
 export function heapGrowthPerCall(fn: () => void, calls = 100_000): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   for (let i = 0; i < 1000; i++) fn();
-  gc?.();
-  const before = process.memoryUsage().heapUsed;
-  for (let i = 0; i < calls; i++) fn();
-  const after = process.memoryUsage().heapUsed;
-  gc?.();
-  const afterGc = process.memoryUsage().heapUsed;
-  // Without a forced GC the difference counts garbage too; with it, only what was retained.
-  return Math.max(0, (gc ? afterGc : after) - before) / calls;
+  let least = Infinity;
+  for (let window = 0; window < 2; window++) {
+    gc?.();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < calls; i++) fn();
+    const after = process.memoryUsage().heapUsed;
+    gc?.();
+    const afterGc = process.memoryUsage().heapUsed;
+    // Without a forced GC the difference counts garbage too; with it, only what was retained.
+    least = Math.min(least, Math.max(0, (gc ? afterGc : after) - before) / calls);
+  }
+  return least;
+}
+
+/** Bytes used in V8's young generation (new space). */
+function youngGeneration(): number {
+  for (const s of getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_used_size;
+  return NaN;
+}
+
+/**
+ * Bytes allocated per call of `fn` after warm-up: the young generation's growth over a batch of
+ * `calls` calls less its growth over an empty batch (the measurement's own), the median of
+ * `batches` batches; a batch with a scavenge inside shows as a drop and is left out (NaN when all
+ * are). Garbage counts: this is what a call allocates, kept or not.
+ */
+export function allocatedPerCall(fn: () => void, calls = 1000, batches = 15, warm = 2000): number {
+  for (let i = 0; i < warm; i++) fn();
+  const per: number[] = [];
+  for (let k = 0; k < batches; k++) {
+    const b0 = youngGeneration();
+    const b1 = youngGeneration();
+    for (let i = 0; i < calls; i++) fn();
+    const b2 = youngGeneration();
+    if (b2 >= b1) per.push((b2 - b1 - (b1 - b0)) / calls);
+  }
+  per.sort((a, b) => a - b);
+  return per.length ? per[per.length >> 1] : NaN;
 }
 
 /** Writes every row measured in this process to bench-output/<file>.json. */

@@ -8,7 +8,7 @@
  */
 import type { ShapeDesc } from '@sinew/featherstone';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { fmt, heapGrowthPerCall, measure, printTable, record, writeResults } from '../../../bench/harness.js';
+import { allocatedPerCall, fmt, heapGrowthPerCall, measure, printTable, record, writeResults } from '../../../bench/harness.js';
 import { CollisionWorld } from '../src/collision/index.js';
 
 /** Links of a humanoid-like tree: parent index and collision shape. */
@@ -105,18 +105,18 @@ for (const ground of ['plane', 'heightfield'] as const) {
     const t = measure(`collision ${ground} ${clusters}x20`, step);
     const contacts = world.contacts.count;
     const pairs = world.pairCount;
-    const heap = heapGrowthPerCall(step, clusters >= 50 ? 2000 : 20000);
-    // Allocation: heap growth over many calls with no collection in between (garbage included),
-    // and the number of garbage collections that ran meanwhile.
+    // two windows of about half a second of calls each
+    const heap = heapGrowthPerCall(step, Math.max(200, Math.round(500_000 / t.medianUs)));
+    // Allocation: what a call allocates, garbage included (young-generation growth per batch), and
+    // the number of garbage collections that ran during a run of calls
+    const calls = clusters >= 50 ? 300 : 3000;
+    const allocated = allocatedPerCall(step, clusters >= 50 ? 20 : 200, 15, 0);
     const gc = (globalThis as { gc?: () => void }).gc;
     gc?.();
     let collections = 0;
     const observer = new PerformanceObserver((list) => { collections += list.getEntries().length; });
     observer.observe({ entryTypes: ['gc'] });
-    const calls = clusters >= 50 ? 300 : 3000;
-    const before = process.memoryUsage().heapUsed;
     for (let i = 0; i < calls; i++) step();
-    const allocated = Math.max(0, process.memoryUsage().heapUsed - before) / calls;
     await new Promise((resolve) => setTimeout(resolve, 10));
     observer.disconnect();
     t.contacts = contacts;
