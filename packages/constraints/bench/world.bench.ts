@@ -31,9 +31,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { accelerationDeltasForce, forwardDynamics } from '@sinew/featherstone';
-import { fmt, measure, printTable, record, repoRoot, writeResults, type Timing } from '../../../bench/harness.js';
+import { allocatedPerCall, fmt, measure, printTable, record, repoRoot, writeResults, type Timing } from '../../../bench/harness.js';
 import type { World, WorldOptions } from '../src/index.js';
 import { pelvisHeights, pileLayout, ragdollModel, ragdollState, sinewPile, topHeight } from './ragdoll-pile.js';
 import { loadRapier, rapierPile, type RapierPile } from './rapier-pile.js';
@@ -349,10 +348,6 @@ if (errs.length) console.log(`\nSinew steps rolled back as non-finite: ${errs.jo
 // ---------------------------------------------------------------------------------------------
 // Heap growth per step after warm-up (the worlds above, where they ended)
 const gc = (globalThis as { gc?: () => void }).gc;
-const newSpace = () => {
-  for (const s of getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_used_size;
-  return NaN;
-};
 interface Heap { retained: number; allocated: number; steps: number; samples: number; batch: number; warm: number }
 /** Wall time (ms) of the warm-up at least, whatever its step count. */
 const WARM_MS = 500;
@@ -380,20 +375,13 @@ function heapPerStep(world: World, warm: number, steps: number, allocSamples: nu
     retained = Math.min(retained, Math.max(0, process.memoryUsage().heapUsed - before) / n);
     counted += n;
   }
-  // bytes allocated per step: young-generation growth over a batch of steps, less the growth of
-  // an empty batch (the measurement's own); a batch with a scavenge inside shows as a drop and is
-  // discarded. (Not right after a forced collection: the first step after one allocates while
-  // the engine rebuilds what the collection flushed, which a running game never sees.)
-  const alloc: number[] = [];
+  // bytes allocated per step (harness allocatedPerCall: young-generation growth over batches of
+  // steps). Not right after a forced collection: the first step after one allocates while the
+  // engine rebuilds what the collection flushed, which a running game never sees.
   const batch = Math.max(1, Math.round(steps / 10));
-  for (let k = 0; k < allocSamples; k++) {
-    const b0 = newSpace();
-    const b1 = newSpace();
-    for (let i = 0; i < batch; i++) world.step(DT);
-    const b2 = newSpace();
-    if (b2 >= b1) alloc.push((b2 - b1 - (b1 - b0)) / batch);
-  }
-  return { retained, allocated: median(alloc), steps: counted, samples: alloc.length, batch, warm: warmed };
+  for (let i = 0; i < batch; i++) world.step(DT);
+  const allocated = allocatedPerCall(() => world.step(DT), batch, allocSamples, 0);
+  return { retained, allocated, steps: counted, samples: allocSamples, batch, warm: warmed };
 }
 const heapTable: Record<string, string | number>[] = [];
 const heapResults = new Map<string, Heap>();
