@@ -28,6 +28,12 @@ export class Body {
   /** Momentum the free root's subtree must have after the step (null unless link 0 is the only free root of a multi-link body; a single free body keeps its momentum by the integrator itself). */
   readonly momentumTarget: Float64Array | null;
   readonly momentumStart: Float64Array | null;
+  /**
+   * For a body with a momentum target: the world directions the current step's rows push it in,
+   * orthonormal (3 each), and their number, or -1 when the rows block it (World.rowDirections).
+   */
+  readonly pushDirections: Float64Array | null;
+  pushCount = 0;
   /** Scratch of nv numbers. */
   readonly scratch: Float64Array;
   /** A single rigid body on a free joint (a ball, a crate). */
@@ -79,6 +85,7 @@ export class Body {
     const freeTree = model.parent[0] === -1 && model.jointType[0] === 4 && freeRootCount(model) === 1;
     this.momentumTarget = freeTree ? new Float64Array(6) : null;
     this.momentumStart = freeTree ? new Float64Array(6) : null;
+    this.pushDirections = freeTree ? new Float64Array(9) : null;
     this.rigid = model.nLinks === 1 && model.jointType[0] === 4;
   }
 

@@ -209,7 +209,6 @@ export class World {
   private islandRows = new Int32Array(64);
   private islandStart = new Int32Array(9);
   private rhs = new Float64Array(64);
-  private dirScratch = new Float64Array(9);
   private dvScratch = new Float64Array(6);
   private momentumNow = new Float64Array(6);
   private gNew = new Float64Array(64);
@@ -501,7 +500,8 @@ export class World {
       const b = bodies[bi];
       if (b.sleeping) continue;
       b.save();
-      if (b.momentumTarget && this.rowDirections(rows, b) >= 0) {
+      if (b.momentumTarget) b.pushCount = this.rowDirections(rows, b);
+      if (b.momentumTarget && b.pushCount >= 0) {
         // momentum now (dt = 0) and its rate (the external force) for the step, at the step's
         // start, from the accelerations without the gyroscopic change (gyroscopic.ts), which
         // integrates the same internal forces more faithfully and is no external force
@@ -639,13 +639,14 @@ export class World {
     for (let bi = 0; bi < this.bodies.length; bi++) {
       const b = this.bodies[bi];
       if (b.sleeping || !b.momentumTarget) continue;
-      const nd = this.rowDirections(rows, b);
+      // the directions the step's rows push it in, found at the step's start (the rows are the same)
+      const nd = b.pushCount;
       if (nd < 0) continue; // blocked: the step's start did not compute the momenta either
       // target = momentum at the start + h * external force (momentumTarget holds the force here)
       const target = b.momentumTarget;
       for (let e = 0; e < 6; e++) target[e] = b.momentumStart![e] + h * target[e];
       if (nd === 0) { restoreFreeRootMomenta(b.model, b.state, b.momentumTarget); continue; }
-      const D = this.dirScratch;
+      const D = b.pushDirections!;
       forwardKinematics(b.model, b.state, true);
       freeRootCurrentMomenta(b.model, b.state, this.momentumNow);
       let x = b.momentumTarget[3] - this.momentumNow[3], y = b.momentumTarget[4] - this.momentumNow[4], z = b.momentumTarget[5] - this.momentumNow[5];
@@ -662,13 +663,13 @@ export class World {
 
   /**
    * The directions in which the step's rows push body b from outside, orthonormalised into
-   * dirScratch: their number (0: nothing pushes it, its momentum is kept whole), or -1 when they
+   * b.pushDirections: their number (0: nothing pushes it, its momentum is kept whole), or -1 when they
    * block it (three independent directions, an angular row to another body or the world, or a
    * joint row on the root's own dofs): nothing of its momentum is kept then.
    */
   private rowDirections(rows: RowBuffer, b: Body): number {
     let nd = 0;
-    const D = this.dirScratch;
+    const D = b.pushDirections!;
     if (b.island < 0) return 0;
     // the body's rows are among its island's (in the order of the row buffer)
     for (let k = this.islandStart[b.island]; k < this.islandStart[b.island + 1]; k++) {
