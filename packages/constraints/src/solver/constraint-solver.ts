@@ -387,9 +387,8 @@ export class ConstraintSolver {
         // rows next to each other with one spatial side on the same link (a contact's points and
         // their friction rows): one walk of the path for all of them, the same numbers
         const b = rows.bodyA[i], body = bodies[b], ao = this.accOffset[this.bodyLocal[b]];
-        const n = this.pathDofs(body, this.sideLink[2 * c]);
-        if (this.jIdx.length < nz + g * n) this.growSparse(nz + g * n);
-        accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz);
+        if (this.jIdx.length < nz + g * body.model.nv) this.growSparse(nz + g * body.model.nv);
+        const n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz);
         const val = this.jVal, w = this.jW;
         for (let r = c; r < c + g; r++) {
           this.sideAcc[2 * r] = ao; this.jStart[2 * r] = nz; this.jLen[2 * r] = n;
@@ -444,14 +443,6 @@ export class ConstraintSolver {
       g++;
     }
     return g;
-  }
-
-  /** Dofs on the path from `link` to the root. */
-  private pathDofs(body: Body, link: number): number {
-    const parent = body.model.parent, nv = body.model.jointNv;
-    let n = 0;
-    for (let i = link; i >= 0; i = parent[i]) n += nv[i];
-    return n;
   }
 
   /** A joint's generalised test force (up to 6 dofs). */
