@@ -78,6 +78,13 @@ export class ConstraintSolver {
   private jStart = new Int32Array(32);
   private jLen = new Int32Array(32);
   private jIdx = new Int32Array(256);
+  /**
+   * The entries of row c (its sides one after the other) run from rowStart[c] to rowStart[c + 1];
+   * jAcc holds each entry's index into acc (its body's offset plus its dof), so the sweeps read a
+   * row as one run of entries.
+   */
+  private rowStart = new Int32Array(17);
+  private jAcc = new Int32Array(256);
   private jVal = new Float64Array(256);
   /** D^-1 u entries of the sparse sides (implicit mode), beside their u in jVal and dofs in jIdx. */
   private jW = new Float64Array(256);
@@ -377,6 +384,7 @@ export class ConstraintSolver {
       this.sideAcc = new Int32Array(4 * m);
       this.jStart = new Int32Array(4 * m); this.jLen = new Int32Array(4 * m);
     }
+    if (this.rowStart.length < m + 1) this.rowStart = new Int32Array(2 * m + 1);
     const mv = this.measureVec, jf = this.jointForce;
     let nz = 0;
     for (let c = 0; c < m; c++) {
@@ -389,12 +397,13 @@ export class ConstraintSolver {
         const b = rows.bodyA[i], body = bodies[b], ao = this.accOffset[this.bodyLocal[b]];
         if (this.jIdx.length < nz + g * body.model.nv) this.growSparse(nz + g * body.model.nv);
         const n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz);
-        const val = this.jVal, w = this.jW;
+        const val = this.jVal, w = this.jW, idx = this.jIdx, ja = this.jAcc;
         for (let r = c; r < c + g; r++) {
           this.sideAcc[2 * r] = ao; this.jStart[2 * r] = nz; this.jLen[2 * r] = n;
           this.sideAcc[2 * r + 1] = -1; this.jLen[2 * r + 1] = 0;
+          this.rowStart[r] = nz;
           let d = 0;
-          for (let e = nz, end = nz + n; e < end; e++) d += val[e] * w[e];
+          for (let e = nz, end = nz + n; e < end; e++) { d += val[e] * w[e]; ja[e] = ao + idx[e]; }
           this.diag[r] = d;
           nz += n;
         }
@@ -402,6 +411,7 @@ export class ConstraintSolver {
         continue;
       }
       let d = 0;
+      this.rowStart[c] = nz;
       for (let s = 0; s < 2; s++) {
         const k = 2 * c + s;
         if (s >= sides) { this.sideAcc[k] = -1; this.jLen[k] = 0; continue; }
@@ -417,8 +427,8 @@ export class ConstraintSolver {
           n = accelerationDeltasInbound(model, body.state, link, null, 0, jf, 0, this.jIdx, this.jVal, this.jW, nz);
         }
         this.jStart[k] = nz;
-        const val = this.jVal, w = this.jW;
-        for (let e = nz, end = nz + n; e < end; e++) d += val[e] * w[e];
+        const val = this.jVal, w = this.jW, idx = this.jIdx, ja = this.jAcc, ao = this.sideAcc[k];
+        for (let e = nz, end = nz + n; e < end; e++) { d += val[e] * w[e]; ja[e] = ao + idx[e]; }
         nz += n;
         this.jLen[k] = n;
       }
@@ -427,6 +437,7 @@ export class ConstraintSolver {
       if (sides === 2 && rows.bodyA[i] === rows.bodyB[i]) { this.sparseDot(2 * c, 2 * c + 1); d += 2 * this.dotOut[0]; }
       this.diag[c] = d;
     }
+    this.rowStart[m] = nz;
   }
 
   /**
@@ -466,38 +477,23 @@ export class ConstraintSolver {
   private growSparse(size: number): void {
     const grown = Math.max(2 * this.jIdx.length, size);
     const ji = new Int32Array(grown); ji.set(this.jIdx); this.jIdx = ji;
+    const ja = new Int32Array(grown); ja.set(this.jAcc); this.jAcc = ja;
     const jv = new Float64Array(grown); jv.set(this.jVal); this.jVal = jv;
     const jw = new Float64Array(grown); jw.set(this.jW); this.jW = jw;
   }
 
-  /** a_c = b_c + sum over sides u_c,s . z_body(s) (implicit mode; acc holds z). */
-  private implicitMeasure(c: number): number {
-    let a = this.b[c];
-    const acc = this.acc, idx = this.jIdx, val = this.jVal;
-    for (let k = 2 * c; k < 2 * c + 2; k++) {
-      const ao = this.sideAcc[k];
-      if (ao < 0) continue;
-      const j0 = this.jStart[k], j1 = j0 + this.jLen[k];
-      for (let e = j0; e < j1; e++) a += val[e] * acc[ao + idx[e]];
-    }
-    return a;
-  }
-
-  /** z_body(s) += delta * D^-1 u_c,s for each side of row c. */
+  /** z += delta * D^-1 u_c over the entries of row c (both its sides; acc holds z per body). */
   private implicitApply(c: number, delta: number): void {
-    const acc = this.acc, idx = this.jIdx, w = this.jW;
-    for (let k = 2 * c; k < 2 * c + 2; k++) {
-      const ao = this.sideAcc[k];
-      if (ao < 0) continue;
-      const j0 = this.jStart[k], j1 = j0 + this.jLen[k];
-      for (let e = j0; e < j1; e++) acc[ao + idx[e]] += delta * w[e];
-    }
+    const acc = this.acc, ja = this.jAcc, w = this.jW, rs = this.rowStart;
+    for (let e = rs[c], end = rs[c + 1]; e < end; e++) acc[ja[e]] += delta * w[e];
   }
 
   /**
    * Projected Gauss-Seidel on the implicit K: the sweep of PgsSolver (same order, over-relaxation,
    * bounds, friction boxes re-clamped after each sweep, natural-map residual) with the measures
-   * read through the Jacobian rows.
+   * a_c = b_c + u_c . z read through the rows' entries (u in jVal, D^-1 u in jW, their places in
+   * z in jAcc). The loops are written out here, on local copies of the arrays, as they run many
+   * times a step.
    */
   private solveImplicit(options: PgsOptions): PgsResult {
     const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, diag = this.diag, scale = this.scale;
@@ -516,8 +512,12 @@ export class ConstraintSolver {
         f[c] = x;
       }
     }
-    this.acc.fill(0, 0, this.accOffset[this.nBodies]);
-    for (let c = 0; c < m; c++) if (f[c] !== 0) this.implicitApply(c, f[c]);
+    const acc = this.acc, ja = this.jAcc, val = this.jVal, w = this.jW, rs = this.rowStart, b = this.b;
+    acc.fill(0, 0, this.accOffset[this.nBodies]);
+    for (let c = 0; c < m; c++) {
+      const fc = f[c];
+      if (fc !== 0) for (let e = rs[c], end = rs[c + 1]; e < end; e++) acc[ja[e]] += fc * w[e];
+    }
     const res = this.implicitResult;
     let it = 0;
     this.implicitResidual();
@@ -531,16 +531,23 @@ export class ConstraintSolver {
         if (d === 0) continue;
         const r = br[c];
         const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
-        const fi = f[c], a = this.implicitMeasure(c);
+        const e0 = rs[c], e1 = rs[c + 1];
+        let a = b[c];
+        for (let e = e0; e < e1; e++) a += val[e] * acc[ja[e]];
+        const fi = f[c];
         let x = fi - a / d;
         if (x < L) x = L; else if (x > U) x = U;
-        const e = d * (fi - x), ae = e < 0 ? -e : e;
+        const err = d * (fi - x), ae = err < 0 ? -err : err;
         if (ae > seen || ae !== ae) seen = ae; // a NaN stays
         if (omega !== 1) {
           x = fi - (omega * a) / d;
           if (x < L) x = L; else if (x > U) x = U;
         }
-        if (x !== fi) { f[c] = x; this.implicitApply(c, x - fi); }
+        if (x !== fi) {
+          f[c] = x;
+          const delta = x - fi;
+          for (let e = e0; e < e1; e++) acc[ja[e]] += delta * w[e];
+        }
       }
       for (let c = 0; c < m; c++) {
         const r = br[c];
@@ -562,19 +569,22 @@ export class ConstraintSolver {
 
   /** Natural-map residual max |d (f - clamp(f - a / d))| over rows with an effect (worst row in implicitResult.worstRow). */
   private implicitResidual(): void {
-    let worst = 0;
-    this.implicitResult.worstRow = -1;
-    const f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow;
-    for (let c = 0; c < this.m; c++) {
-      const d = this.scale[c];
+    let worst = 0, worstRow = -1;
+    const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, scale = this.scale, b = this.b;
+    const acc = this.acc, ja = this.jAcc, val = this.jVal, rs = this.rowStart;
+    for (let c = 0; c < m; c++) {
+      const d = scale[c];
       if (d === 0) continue;
       const r = br[c];
       const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
-      let x = f[c] - this.implicitMeasure(c) / d;
+      let a = b[c];
+      for (let e = rs[c], end = rs[c + 1]; e < end; e++) a += val[e] * acc[ja[e]];
+      let x = f[c] - a / d;
       if (x < L) x = L; else if (x > U) x = U;
-      const e = Math.abs(d * (f[c] - x));
-      if (!(e <= worst)) { worst = e; this.implicitResult.worstRow = c; }
+      const err = d * (f[c] - x), ae = err < 0 ? -err : err;
+      if (!(ae <= worst)) { worst = ae; worstRow = c; }
     }
+    this.implicitResult.worstRow = worstRow;
     this.residualOut[0] = worst;
   }
 
@@ -590,13 +600,18 @@ export class ConstraintSolver {
    * the screw rule every row sees the turn d / h (freeJointTurn) that the integrator adds to
    * qd + h qdd; under the world rule (Body.worldRule, never with pins) the acceleration rows
    * already predict the velocity after the step. Overwrites work.da of those bodies.
+   * Reads the measure vectors of buildK: call it after buildK, at the same positions.
    */
   setAccelerationRhs(rows: RowBuffer, bodies: readonly Body[], h = 0): void {
-    const b = this.b;
+    const b = this.b, kind = this.sideKind;
     for (let c = 0; c < this.m; c++) {
       const j = this.rowList[c];
       if (rows.tag[j] === RowTag.Pin) b[c] = -rows.desired[j];
-      else { rowAccelerationInto(rows, j, bodies, b, c); b[c] -= rows.desired[j]; }
+      else if (kind[2 * c] === SideKind.Spatial) {
+        b[c] = -rows.desired[j];
+        this.addSpatialAcceleration(rows, bodies[rows.bodyA[j]], c, 0);
+        if (rowSides(rows, j) === 2) this.addSpatialAcceleration(rows, bodies[rows.bodyB[j]], c, 1);
+      } else { rowAccelerationInto(rows, j, bodies, b, c); b[c] -= rows.desired[j]; }
     }
     for (let k = 0; k < this.nBodies; k++) {
       const B = bodies[this.bodyList[k]];
@@ -616,17 +631,51 @@ export class ConstraintSolver {
     this.setBounds(rows);
   }
 
+  /**
+   * b_c += the acceleration-level measure of side s of row c, a point or angular row, from its
+   * measure vector m (prepareMeasures) and its link's motion (link coordinates, work.v and the
+   * work.a of the last forward dynamics, gravity there as a base acceleration): m . a, plus for a
+   * point row sign d . (R (w x (v + w x r)) + g), the velocity product that makes the point's
+   * classical acceleration (Featherstone 2008 section 2.11; kinematics.ts pointAcceleration) and
+   * the gravity the base acceleration took out. (sign R^T d is the linear half of m.)
+   */
+  private addSpatialAcceleration(rows: RowBuffer, body: Body, c: number, s: number): void {
+    const k = 2 * c + s, q = 6 * k, mv = this.measureVec, L = 6 * this.sideLink[k];
+    const work = body.state.work, a = work.a;
+    let x = mv[q] * a[L] + mv[q + 1] * a[L + 1] + mv[q + 2] * a[L + 2] + mv[q + 3] * a[L + 3] + mv[q + 4] * a[L + 4] + mv[q + 5] * a[L + 5];
+    const j = this.rowList[c];
+    if (rows.type[j] === RowType.Point) {
+      const v = work.v, o = 3 * j, local = s === 0 ? rows.pA : rows.pB;
+      const wx = v[L], wy = v[L + 1], wz = v[L + 2], rx = local[o], ry = local[o + 1], rz = local[o + 2];
+      const px = v[L + 3] + (wy * rz - wz * ry), py = v[L + 4] + (wz * rx - wx * rz), pz = v[L + 5] + (wx * ry - wy * rx);
+      const g = body.state.gravity, d = rows.dir;
+      x += mv[q + 3] * (wy * pz - wz * py) + mv[q + 4] * (wz * px - wx * pz) + mv[q + 5] * (wx * py - wy * px);
+      const dg = d[o] * g[0] + d[o + 1] * g[1] + d[o + 2] * g[2];
+      x += s === 0 ? dg : -dg;
+    }
+    this.b[c] += x;
+  }
+
   private rateScratch = new Float64Array(64);
 
-  /** b += J x for the row sides on the k-th body of the problem (only pins' when `pinsOnly`): x propagated to the links' accelerations (work.da) without velocity terms. */
+  /**
+   * b += J x for the row sides on the k-th body of the problem (only pins' when `pinsOnly`): x
+   * propagated to the links' accelerations (work.da) without velocity terms, then paired with each
+   * point or angular side's measure vector (m . da).
+   */
   private addRowRates(rows: RowBuffer, k: number, B: Body, x: Float64Array, pinsOnly: boolean): void {
     let any = !pinsOnly;
     for (let e = this.entryStart[k]; e < this.entryStart[k + 1] && !any; e++) any = rows.tag[this.rowList[this.entries[e] >> 1]] === RowTag.Pin;
     if (!any) return;
     linkDeltasFromJointDeltas(B, x);
+    const da = B.state.work.da, mv = this.measureVec, b = this.b;
     for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
-      const entry = this.entries[e], j = this.rowList[entry >> 1];
-      if (!pinsOnly || rows.tag[j] === RowTag.Pin) this.b[entry >> 1] += rowSideDelta(rows, j, entry & 1, B, x);
+      const entry = this.entries[e], c = entry >> 1, j = this.rowList[c];
+      if (pinsOnly && rows.tag[j] !== RowTag.Pin) continue;
+      if (this.sideKind[entry] === SideKind.Spatial) {
+        const q = 6 * entry, L = 6 * this.sideLink[entry];
+        b[c] += mv[q] * da[L] + mv[q + 1] * da[L + 1] + mv[q + 2] * da[L + 2] + mv[q + 3] * da[L + 3] + mv[q + 4] * da[L + 4] + mv[q + 5] * da[L + 5];
+      } else b[c] += rowSideDelta(rows, j, entry & 1, B, x);
     }
   }
 
