@@ -223,8 +223,9 @@ export class ContactSource implements ConstraintSource {
         setContactKey(rows, r, sA, sB, sub, feat, 1);
       } else {
         const scale = d === 2 ? 1 : Math.PI / (2 * d);
+        const turns = this.tangentTurns(d);
         for (let q = 0; q < d; q++) {
-          const ang = (Math.PI * q) / d, cs = Math.cos(ang), sn = Math.sin(ang);
+          const cs = turns[2 * q], sn = turns[2 * q + 1];
           va[0] = cs * t1[0] + sn * t2[0]; va[1] = cs * t1[1] + sn * t2[1]; va[2] = cs * t1[2] + sn * t2[2];
           const r = rows.addPoint(RowTag.Friction, bA, linkA, la, bB, bB >= 0 ? linkB : -1, lb, va);
           setFrictionBounds(rows, r, normal, mu, scale);
@@ -240,6 +241,21 @@ export class ContactSource implements ConstraintSource {
       }
     }
     this.maxDepth = maxDepth;
+  }
+
+  private turns = new Float64Array(12);
+  private turnsFor = 0;
+  /** cos and sin of the tangent rows' angles k pi / d, k < d (computed when d changes, not per contact). */
+  private tangentTurns(d: number): Float64Array {
+    if (this.turnsFor !== d) {
+      for (let q = 0; q < d; q++) {
+        const ang = (Math.PI * q) / d;
+        this.turns[2 * q] = Math.cos(ang);
+        this.turns[2 * q + 1] = Math.sin(ang);
+      }
+      this.turnsFor = d;
+    }
+    return this.turns;
   }
 
   /**
