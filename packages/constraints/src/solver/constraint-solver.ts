@@ -14,7 +14,7 @@
  * its link to the root, and K is applied row by row as u^T D^-1 u (buildImplicit); the outbound
  * half runs once per body when the forces are applied.
  */
-import { accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasOutbound, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
+import { JointType, accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasOutbound, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
@@ -85,6 +85,12 @@ export class ConstraintSolver {
    */
   private rowStart = new Int32Array(17);
   private jAcc = new Int32Array(256);
+  /**
+   * Per row: where in acc its body's free root (dof 0) sits when the row's run ends with the six
+   * root entries (a one-sided row on a tree with a free root: every path ends there, its dofs last
+   * to first), else -1. The sweeps read and write those six without their indices.
+   */
+  private rootAt = new Int32Array(16);
   private jVal = new Float64Array(256);
   /** D^-1 u entries of the sparse sides (implicit mode), beside their u in jVal and dofs in jIdx. */
   private jW = new Float64Array(256);
@@ -384,7 +390,7 @@ export class ConstraintSolver {
       this.sideAcc = new Int32Array(4 * m);
       this.jStart = new Int32Array(4 * m); this.jLen = new Int32Array(4 * m);
     }
-    if (this.rowStart.length < m + 1) this.rowStart = new Int32Array(2 * m + 1);
+    if (this.rowStart.length < m + 1) { this.rowStart = new Int32Array(2 * m + 1); this.rootAt = new Int32Array(2 * m + 1); }
     const mv = this.measureVec, jf = this.jointForce;
     let nz = 0;
     for (let c = 0; c < m; c++) {
@@ -438,6 +444,18 @@ export class ConstraintSolver {
       this.diag[c] = d;
     }
     this.rowStart[m] = nz;
+    const rs = this.rowStart, idx = this.jIdx, ja = this.jAcc;
+    for (let c = 0; c < m; c++) {
+      const end = rs[c + 1];
+      // a run that ends with dofs 5, 4, ..., 0 of a free root: the path's end on a floating tree
+      let root = -1;
+      if (this.sideAcc[2 * c + 1] < 0 && end - rs[c] >= 6) {
+        const body = bodies[rows.bodyA[this.rowList[c]]], model = body.model;
+        const r0 = idx[end - 1];
+        if (model.jointType[model.dofLink[r0]] === JointType.free && r0 === model.vOffset[model.dofLink[r0]] && idx[end - 6] === r0 + 5) root = ja[end - 1];
+      }
+      this.rootAt[c] = root;
+    }
   }
 
   /**
@@ -512,7 +530,7 @@ export class ConstraintSolver {
         f[c] = x;
       }
     }
-    const acc = this.acc, ja = this.jAcc, val = this.jVal, w = this.jW, rs = this.rowStart, b = this.b;
+    const acc = this.acc, ja = this.jAcc, val = this.jVal, w = this.jW, rs = this.rowStart, b = this.b, rootAt = this.rootAt;
     acc.fill(0, 0, this.accOffset[this.nBodies]);
     for (let c = 0; c < m; c++) {
       const fc = f[c];
@@ -526,14 +544,27 @@ export class ConstraintSolver {
       // the largest natural-map residual a row had when the sweep visited it (|d (f - clamp(f -
       // a / d))| at the forces of that moment): small only when the forces have stopped moving
       let seen = 0;
+      // the free root's six entries of z are held in z0..z5 while the rows on that root follow one
+      // another (held: the acc offset of the root, -1 for none), written back when another row comes
+      let held = -1, z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0;
       for (let c = 0; c < m; c++) {
         const d = scale[c];
         if (d === 0) continue;
         const r = br[c];
         const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
         const e0 = rs[c], e1 = rs[c + 1];
+        const root = rootAt[c], en = root >= 0 ? e1 - 6 : e1;
+        if (root !== held) {
+          if (held >= 0) { acc[held] = z0; acc[held + 1] = z1; acc[held + 2] = z2; acc[held + 3] = z3; acc[held + 4] = z4; acc[held + 5] = z5; }
+          if (root >= 0) { z0 = acc[root]; z1 = acc[root + 1]; z2 = acc[root + 2]; z3 = acc[root + 3]; z4 = acc[root + 4]; z5 = acc[root + 5]; }
+          held = root;
+        }
         let a = b[c];
-        for (let e = e0; e < e1; e++) a += val[e] * acc[ja[e]];
+        for (let e = e0; e < en; e++) a += val[e] * acc[ja[e]];
+        if (root >= 0) {
+          a += val[en] * z5; a += val[en + 1] * z4; a += val[en + 2] * z3;
+          a += val[en + 3] * z2; a += val[en + 4] * z1; a += val[en + 5] * z0;
+        }
         const fi = f[c];
         let x = fi - a / d;
         if (x < L) x = L; else if (x > U) x = U;
@@ -546,9 +577,14 @@ export class ConstraintSolver {
         if (x !== fi) {
           f[c] = x;
           const delta = x - fi;
-          for (let e = e0; e < e1; e++) acc[ja[e]] += delta * w[e];
+          for (let e = e0; e < en; e++) acc[ja[e]] += delta * w[e];
+          if (root >= 0) {
+            z5 += delta * w[en]; z4 += delta * w[en + 1]; z3 += delta * w[en + 2];
+            z2 += delta * w[en + 3]; z1 += delta * w[en + 4]; z0 += delta * w[en + 5];
+          }
         }
       }
+      if (held >= 0) { acc[held] = z0; acc[held + 1] = z1; acc[held + 2] = z2; acc[held + 3] = z3; acc[held + 4] = z4; acc[held + 5] = z5; }
       for (let c = 0; c < m; c++) {
         const r = br[c];
         if (r < 0) continue;
@@ -571,14 +607,19 @@ export class ConstraintSolver {
   private implicitResidual(): void {
     let worst = 0, worstRow = -1;
     const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, scale = this.scale, b = this.b;
-    const acc = this.acc, ja = this.jAcc, val = this.jVal, rs = this.rowStart;
+    const acc = this.acc, ja = this.jAcc, val = this.jVal, rs = this.rowStart, rootAt = this.rootAt;
     for (let c = 0; c < m; c++) {
       const d = scale[c];
       if (d === 0) continue;
       const r = br[c];
       const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
+      const root = rootAt[c], end = root >= 0 ? rs[c + 1] - 6 : rs[c + 1];
       let a = b[c];
-      for (let e = rs[c], end = rs[c + 1]; e < end; e++) a += val[e] * acc[ja[e]];
+      for (let e = rs[c]; e < end; e++) a += val[e] * acc[ja[e]];
+      if (root >= 0) {
+        a += val[end] * acc[root + 5]; a += val[end + 1] * acc[root + 4]; a += val[end + 2] * acc[root + 3];
+        a += val[end + 3] * acc[root + 2]; a += val[end + 4] * acc[root + 1]; a += val[end + 5] * acc[root];
+      }
       let x = f[c] - a / d;
       if (x < L) x = L; else if (x > U) x = U;
       const err = d * (f[c] - x), ae = err < 0 ? -err : err;
