@@ -212,6 +212,13 @@ export class World {
   private dvScratch = new Float64Array(6);
   private momentumNow = new Float64Array(6);
   private gNew = new Float64Array(64);
+  /**
+   * The position measures of the contact and limit rows (finite offsets) that violation() took at
+   * the step's accepted positions, and whether it did (positionsChecked: the kinematics, velocities
+   * included, are then current too), so postStabilize's first pass does not take them again.
+   */
+  private checkedPosition = new Float64Array(64);
+  private positionsChecked = false;
   private stabForce = new Float64Array(64);
   private stabRows = new Int32Array(64);
   private stabOptions: PgsOptions = { maxIterations: 50, tolerance: 1e-12, sor: 1 };
@@ -513,6 +520,7 @@ export class World {
       }
     }
     for (let halvings = 0; ; halvings++) {
+      this.positionsChecked = false;
       for (let bi = 0; bi < bodies.length; bi++) {
         const b = bodies[bi];
         if (b.sleeping) continue;
@@ -709,12 +717,13 @@ export class World {
    */
   private violation(rows: RowBuffer, ctx: StepContext): void {
     const bodies = this.bodies;
+    if (this.checkedPosition.length < rows.count) this.checkedPosition = new Float64Array(rows.capacity);
     let checked = false;
     let worst = 0;
     // sources that judge the tentative state themselves (conditions their rows do not measure exactly)
     for (const src of this.sources) {
       if (!src.violation) continue;
-      if (!checked) { this.awakeKinematics(false); checked = true; }
+      if (!checked) { this.awakeKinematics(true); checked = true; }
       src.violation(ctx, this.scalar);
       const v = this.scalar[0] / (src.backtrackTolerance ?? this.backtrackTolerance);
       if (v > worst) worst = v;
@@ -725,12 +734,13 @@ export class World {
       if (tag !== RowTag.Contact && tag !== RowTag.Limit) continue;
       const off = rows.offset[j];
       if (off !== off) continue;
-      if (!checked) { this.awakeKinematics(false); checked = true; }
-      rowPositionInto(rows, j, bodies, this.scalar, 0);
-      const g = (this.scalar[0] + off) / (tag === RowTag.Limit ? limitTolerance : this.backtrackTolerance);
+      if (!checked) { this.awakeKinematics(true); checked = true; }
+      rowPositionInto(rows, j, bodies, this.checkedPosition, j);
+      const g = (this.checkedPosition[j] + off) / (tag === RowTag.Limit ? limitTolerance : this.backtrackTolerance);
       if (-g > worst) worst = -g;
     }
     this.scalars[2] = worst;
+    this.positionsChecked = checked;
   }
 
   /** Groups rows by island (bodies linked by two-body rows). Returns the island count. */
@@ -908,7 +918,8 @@ export class World {
     if (this.stabRows.length < rows.capacity) this.stabRows = new Int32Array(rows.capacity);
     const g = this.gNew;
     for (let pass = 0; pass < this.stabilizationPasses; pass++) {
-      this.awakeKinematics(true);
+      const checked = pass === 0 && this.positionsChecked;
+      if (!checked) this.awakeKinematics(true);
       let moved = false;
       // island by island: an island whose rows all sit within their slop is left alone
       for (let isl = 0; isl < nIslands; isl++) {
@@ -919,7 +930,11 @@ export class World {
           const tag = rows.tag[j];
           if (tag !== RowTag.Pin && tag !== RowTag.Limit && tag !== RowTag.Contact) continue;
           const off = rows.offset[j];
-          if (off === off) { rowPositionInto(rows, j, bodies, g, j); g[j] += off; }
+          if (off === off) {
+            if (checked && tag !== RowTag.Pin) g[j] = this.checkedPosition[j];
+            else rowPositionInto(rows, j, bodies, g, j);
+            g[j] += off;
+          }
           else { rowVelocityInto(rows, j, bodies, g, j); g[j] = rows.error[j] + h * g[j]; }
           // contacts and limits may overlap by their slop without correction (they stay in touch
           // from step to step); a correction aims at half the slop
