@@ -15,6 +15,7 @@
  * half runs once per body when the forces are applied.
  */
 import { JointType, accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasOutbound, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
+import type { Model } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
@@ -30,6 +31,17 @@ export type KMethod = 'deltas' | 'testForce';
 const TAG_ORDER = [0, 1, 4, 5, 6, 2, 3];
 /** Position of each tag in TAG_ORDER. */
 const TAG_RANK = [0, 1, 5, 6, 2, 3, 4];
+
+/**
+ * Where a run of inbound entries (dofs in idx[start..end), accumulator offset ao) has its free
+ * root's dof 0 in acc, when the run ends with that root's dofs 5, 4, ..., 0 (the end of every path
+ * on a floating tree, as the inbound pass writes it); -1 otherwise.
+ */
+function freeRootEntry(model: Model, idx: Int32Array, start: number, end: number, ao: number): number {
+  if (end - start < 6) return -1;
+  const r0 = idx[end - 1], link = model.dofLink[r0];
+  return model.jointType[link] === JointType.free && r0 === model.vOffset[link] && idx[end - 6] === r0 + 5 ? ao + r0 : -1;
+}
 
 /** What a row side's measure reads: one joint's rate, a joint's rate vector, or its link's spatial motion. */
 const enum SideKind { Joint = 0, JointVec = 1, Spatial = 2 }
@@ -294,16 +306,19 @@ export class ConstraintSolver {
    */
   private sideMeasure(rows: RowBuffer, entry: number, dqdd: Float64Array, da: Float64Array): number {
     const k = this.sideKind[entry];
-    if (k === SideKind.Spatial) {
-      const o = 6 * entry, lo = 6 * this.sideLink[entry], v = this.measureVec;
-      return v[o] * da[lo] + v[o + 1] * da[lo + 1] + v[o + 2] * da[lo + 2] + v[o + 3] * da[lo + 3] + v[o + 4] * da[lo + 4] + v[o + 5] * da[lo + 5];
-    }
+    if (k === SideKind.Spatial) return this.pairing(entry, da);
     const j = this.rowList[entry >> 1], o = 3 * j, d = rows.dir;
     if (k === SideKind.Joint) return d[o] * dqdd[rows.dof[j]];
     const v0 = this.sideLink[entry], nv = this.sideDofs[entry];
     let s = 0;
     for (let q = 0; q < nv; q++) s += d[o + q] * dqdd[v0 + q];
     return s;
+  }
+
+  /** m . x of a point or angular row side (2 c + s): its measure vector with its link's 6-vector in `motion` (6 per link, link coordinates). */
+  private pairing(entry: number, motion: Float64Array): number {
+    const o = 6 * entry, lo = 6 * this.sideLink[entry], v = this.measureVec;
+    return v[o] * motion[lo] + v[o + 1] * motion[lo + 1] + v[o + 2] * motion[lo + 2] + v[o + 3] * motion[lo + 3] + v[o + 4] * motion[lo + 4] + v[o + 5] * motion[lo + 5];
   }
 
   /**
@@ -404,10 +419,12 @@ export class ConstraintSolver {
         if (this.jIdx.length < nz + g * body.model.nv) this.growSparse(nz + g * body.model.nv);
         const n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz);
         const val = this.jVal, w = this.jW, idx = this.jIdx, ja = this.jAcc;
+        const root = freeRootEntry(body.model, idx, nz, nz + n, ao); // one path: the same for all g rows
         for (let r = c; r < c + g; r++) {
           this.sideAcc[2 * r] = ao; this.jStart[2 * r] = nz; this.jLen[2 * r] = n;
           this.sideAcc[2 * r + 1] = -1; this.jLen[2 * r + 1] = 0;
           this.rowStart[r] = nz;
+          this.rootAt[r] = root;
           let d = 0;
           for (let e = nz, end = nz + n; e < end; e++) { d += val[e] * w[e]; ja[e] = ao + idx[e]; }
           this.diag[r] = d;
@@ -435,27 +452,18 @@ export class ConstraintSolver {
         this.jStart[k] = nz;
         const val = this.jVal, w = this.jW, idx = this.jIdx, ja = this.jAcc, ao = this.sideAcc[k];
         for (let e = nz, end = nz + n; e < end; e++) { d += val[e] * w[e]; ja[e] = ao + idx[e]; }
+        // a one-sided row's run is its one path
+        if (sides === 1) this.rootAt[c] = freeRootEntry(model, idx, nz, nz + n, ao);
         nz += n;
         this.jLen[k] = n;
       }
+      if (sides === 2) this.rootAt[c] = -1;
       // K_ii = sum over pairs of sides on the same body of u_s . D^-1 u_t (both sides on one body:
       // a self-contact, whose cross terms the loop above left out)
       if (sides === 2 && rows.bodyA[i] === rows.bodyB[i]) { this.sparseDot(2 * c, 2 * c + 1); d += 2 * this.dotOut[0]; }
       this.diag[c] = d;
     }
     this.rowStart[m] = nz;
-    const rs = this.rowStart, idx = this.jIdx, ja = this.jAcc;
-    for (let c = 0; c < m; c++) {
-      const end = rs[c + 1];
-      // a run that ends with dofs 5, 4, ..., 0 of a free root: the path's end on a floating tree
-      let root = -1;
-      if (this.sideAcc[2 * c + 1] < 0 && end - rs[c] >= 6) {
-        const body = bodies[rows.bodyA[this.rowList[c]]], model = body.model;
-        const r0 = idx[end - 1];
-        if (model.jointType[model.dofLink[r0]] === JointType.free && r0 === model.vOffset[model.dofLink[r0]] && idx[end - 6] === r0 + 5) root = ja[end - 1];
-      }
-      this.rootAt[c] = root;
-    }
   }
 
   /**
@@ -532,10 +540,7 @@ export class ConstraintSolver {
     }
     const acc = this.acc, ja = this.jAcc, val = this.jVal, w = this.jW, rs = this.rowStart, b = this.b, rootAt = this.rootAt;
     acc.fill(0, 0, this.accOffset[this.nBodies]);
-    for (let c = 0; c < m; c++) {
-      const fc = f[c];
-      if (fc !== 0) for (let e = rs[c], end = rs[c + 1]; e < end; e++) acc[ja[e]] += fc * w[e];
-    }
+    for (let c = 0; c < m; c++) if (f[c] !== 0) this.implicitApply(c, f[c]);
     const res = this.implicitResult;
     let it = 0;
     this.implicitResidual();
@@ -682,8 +687,8 @@ export class ConstraintSolver {
    */
   private addSpatialAcceleration(rows: RowBuffer, body: Body, c: number, s: number): void {
     const k = 2 * c + s, q = 6 * k, mv = this.measureVec, L = 6 * this.sideLink[k];
-    const work = body.state.work, a = work.a;
-    let x = mv[q] * a[L] + mv[q + 1] * a[L + 1] + mv[q + 2] * a[L + 2] + mv[q + 3] * a[L + 3] + mv[q + 4] * a[L + 4] + mv[q + 5] * a[L + 5];
+    const work = body.state.work;
+    let x = this.pairing(k, work.a);
     const j = this.rowList[c];
     if (rows.type[j] === RowType.Point) {
       const v = work.v, o = 3 * j, local = s === 0 ? rows.pA : rows.pB;
@@ -709,14 +714,11 @@ export class ConstraintSolver {
     for (let e = this.entryStart[k]; e < this.entryStart[k + 1] && !any; e++) any = rows.tag[this.rowList[this.entries[e] >> 1]] === RowTag.Pin;
     if (!any) return;
     linkDeltasFromJointDeltas(B, x);
-    const da = B.state.work.da, mv = this.measureVec, b = this.b;
+    const da = B.state.work.da, b = this.b;
     for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
       const entry = this.entries[e], c = entry >> 1, j = this.rowList[c];
       if (pinsOnly && rows.tag[j] !== RowTag.Pin) continue;
-      if (this.sideKind[entry] === SideKind.Spatial) {
-        const q = 6 * entry, L = 6 * this.sideLink[entry];
-        b[c] += mv[q] * da[L] + mv[q + 1] * da[L + 1] + mv[q + 2] * da[L + 2] + mv[q + 3] * da[L + 3] + mv[q + 4] * da[L + 4] + mv[q + 5] * da[L + 5];
-      } else b[c] += rowSideDelta(rows, j, entry & 1, B, x);
+      b[c] += this.sideKind[entry] === SideKind.Spatial ? this.pairing(entry, da) : rowSideDelta(rows, j, entry & 1, B, x);
     }
   }
 
