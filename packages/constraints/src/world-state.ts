@@ -20,7 +20,9 @@
  *
  * The collision detection keeps no state that changes its output (its sort orders are canonical),
  * the row sources none besides their ids; but a sleeping body is not re-posed by the step, so the
- * restore runs the kinematics of every body (its shapes must be where its restored q puts them).
+ * restore runs the kinematics of every body, and World.restoreState has the collision world place
+ * every shape again (CollisionWorld.repose): a body asleep before and after the restore must not
+ * keep its shapes where it slept before.
  */
 import { forwardKinematics } from '@sinew/featherstone';
 import type { Body } from './body.js';

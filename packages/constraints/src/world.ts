@@ -342,6 +342,9 @@ export class World {
   /** Restores what saveState() wrote, bit for bit, into this world or one built the same way. */
   restoreState(state: WorldState): void {
     restoreWorldState(this, this.warm, state);
+    // a body asleep before and after keeps its shapes where the collision world last placed them:
+    // they must be placed where the restored q puts them
+    this.collision.repose();
   }
 
   /** Advances the world by dt seconds (refuses a non-finite or non-positive dt, leaving the world unchanged). */

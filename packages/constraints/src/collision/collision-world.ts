@@ -151,6 +151,15 @@ export class CollisionWorld {
   /** Per body: resting, and its shapes' world poses and bounds are those of an update since (update skips them). */
   private restingPosed = new Uint8Array(0);
 
+  /**
+   * Makes the next update place every shape again, resting bodies' too: for when link poses
+   * changed without the bodies being marked moving (a world's saved state restored over it, a
+   * sleeper moved and kept asleep).
+   */
+  repose(): void {
+    this.restingPosed.fill(0);
+  }
+
   /** Turns collisions between links of the same body on or off. */
   setSelfCollision(body: number, enabled: boolean): void {
     const rec = this.body(body, 'setSelfCollision');
