@@ -91,11 +91,32 @@ export class ConstraintSolver {
   private jLen = new Int32Array(32);
   private jIdx = new Int32Array(256);
   /**
-   * The entries of row c (its sides one after the other) run from rowStart[c] to rowStart[c + 1];
+   * The entries of row c (its sides one after the other) run from rowStart[c] to rowEnd[c];
    * jAcc holds each entry's index into acc (its body's offset plus its dof), so the sweeps read a
    * row as one run of entries.
    */
   private rowStart = new Int32Array(17);
+  /** End of row c's run of entries (see rowStart). */
+  private rowEnd = new Int32Array(16);
+  /**
+   * Per row, 1 while its entries are not built: a friction row whose normal row's force was zero
+   * when K was built (a contact in the margin, not touching). Its bounds are then zero, so the
+   * sweeps leave its force where it is and it adds nothing to the residual; it is built
+   * (buildDeferred) the first time a sweep meets it with a nonzero normal force. Results are those
+   * of building every row: the same entries, the same visits that change anything.
+   */
+  private deferred = new Uint8Array(16);
+  /** Of the last buildImplicit: how many rows it deferred, and how many of them were built since (buildDeferred). */
+  readonly deferredRows = { deferred: 0, built: 0 };
+  /** Where the next deferred row's entries go (after every row built by buildImplicit), and room reserved for all of them. */
+  private deferredAt = 0;
+  /** The rows and bodies buildImplicit read, for buildDeferred. */
+  private builtRows: RowBuffer | null = null;
+  private builtBodies: readonly Body[] = [];
+  /** Scale floor of the current solveImplicit (rows with a smaller K_ii get no force). */
+  private readonly scaleFloor = new Float64Array(1);
+  /** Measure vectors of a batch's rows, gathered (6 each) when deferred rows sit among them. */
+  private batchMeasure = new Float64Array(6 * INBOUND_BATCH);
   private jAcc = new Int32Array(256);
   /**
    * Per row: where in acc its body's free root (dof 0) sits when the row's run ends with the six
@@ -405,32 +426,54 @@ export class ConstraintSolver {
       this.sideAcc = new Int32Array(4 * m);
       this.jStart = new Int32Array(4 * m); this.jLen = new Int32Array(4 * m);
     }
-    if (this.rowStart.length < m + 1) { this.rowStart = new Int32Array(2 * m + 1); this.rootAt = new Int32Array(2 * m + 1); }
-    const mv = this.measureVec, jf = this.jointForce;
-    let nz = 0;
+    if (this.rowStart.length < m + 1) {
+      this.rowStart = new Int32Array(2 * m + 1); this.rootAt = new Int32Array(2 * m + 1);
+      this.rowEnd = new Int32Array(2 * m + 1); this.deferred = new Uint8Array(2 * m + 1);
+    }
+    this.builtRows = rows;
+    this.builtBodies = bodies;
+    this.deferredRows.deferred = 0; this.deferredRows.built = 0;
+    const mv = this.measureVec, jf = this.jointForce, deferred = this.deferred;
+    let nz = 0, reserve = 0;
     for (let c = 0; c < m; c++) {
       const i = this.rowList[c];
       const sides = rowSides(rows, i);
+      if (this.deferRow(rows, c)) {
+        deferred[c] = 1; this.deferredRows.deferred++;
+        this.rowStart[c] = -1; this.rowEnd[c] = -1;
+        reserve += bodies[rows.bodyA[i]].model.nv;
+        continue;
+      }
+      deferred[c] = 0;
       const g = sides === 1 ? this.batchLength(rows, c) : 1;
       if (g > 1) {
-        // rows next to each other with one spatial side on the same link (a contact's points and
-        // their friction rows): one walk of the path for all of them, the same numbers
+        // rows near each other with one spatial side on the same link (a contact's points and
+        // their friction rows): one walk of the path for all of them, the same numbers; deferred
+        // rows among them are left out, the others' measure vectors gathered
         const b = rows.bodyA[i], body = bodies[b], ao = this.accOffset[this.bodyLocal[b]];
-        if (this.jIdx.length < nz + g * body.model.nv) this.growSparse(nz + g * body.model.nv);
-        const n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz);
-        const val = this.jVal, w = this.jW, idx = this.jIdx, ja = this.jAcc;
-        const root = freeRootEntry(body.model, idx, nz, nz + n, ao); // one path: the same for all g rows
+        const batch = this.batchRows;
+        let count = 0, last = c;
         for (let r = c; r < c + g; r++) {
-          this.sideAcc[2 * r] = ao; this.jStart[2 * r] = nz; this.jLen[2 * r] = n;
-          this.sideAcc[2 * r + 1] = -1; this.jLen[2 * r + 1] = 0;
-          this.rowStart[r] = nz;
-          this.rootAt[r] = root;
-          let d = 0;
-          for (let e = nz, end = nz + n; e < end; e++) { d += val[e] * w[e]; ja[e] = ao + idx[e]; }
-          this.diag[r] = d;
+          if (r > c && this.deferRow(rows, r)) {
+            deferred[r] = 1; this.deferredRows.deferred++; this.rowStart[r] = -1; this.rowEnd[r] = -1;
+            reserve += body.model.nv;
+          } else { deferred[r] = 0; batch[count++] = r; }
+          last = r;
+        }
+        if (this.jIdx.length < nz + count * body.model.nv) this.growSparse(nz + count * body.model.nv);
+        let n: number;
+        if (count === g) n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz);
+        else {
+          const bm = this.batchMeasure;
+          for (let v = 0; v < count; v++) for (let e = 0; e < 6; e++) bm[6 * v + e] = mv[12 * batch[v] + e];
+          n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], bm, 0, 6, count, this.jIdx, this.jVal, this.jW, nz);
+        }
+        const root = freeRootEntry(body.model, this.jIdx, nz, nz + n, ao); // one path: the same for all rows
+        for (let v = 0; v < count; v++) {
+          this.writeOneSidedRun(batch[v], nz, n, ao, root);
           nz += n;
         }
-        c += g - 1;
+        c = last;
         continue;
       }
       let d = 0;
@@ -462,21 +505,65 @@ export class ConstraintSolver {
       // a self-contact, whose cross terms the loop above left out)
       if (sides === 2 && rows.bodyA[i] === rows.bodyB[i]) { this.sparseDot(2 * c, 2 * c + 1); d += 2 * this.dotOut[0]; }
       this.diag[c] = d;
+      this.rowEnd[c] = nz;
     }
-    this.rowStart[m] = nz;
+    // room for the deferred rows, so that building one within a sweep never moves the arrays
+    if (this.jIdx.length < nz + reserve) this.growSparse(nz + reserve);
+    this.deferredAt = nz;
+  }
+
+  /** Rows of one batch (buildImplicit). */
+  private readonly batchRows = new Int32Array(INBOUND_BATCH);
+
+  /**
+   * Whether row c waits to be built (see `deferred`): a friction row with one spatial side whose
+   * normal row's force (rows.force, the warm start) is zero.
+   */
+  private deferRow(rows: RowBuffer, c: number): boolean {
+    const i = this.rowList[c], r = rows.boundRow[i];
+    return r >= 0 && rows.force[r] === 0 && rowSides(rows, i) === 1 && this.sideKind[2 * c] === SideKind.Spatial;
   }
 
   /**
-   * How many rows from c on (at most INBOUND_BATCH) have one side only, spatial, on the same body
-   * and link as row c: they share their path to the root.
+   * Row c's run: a one-sided row whose n inbound entries are at `at` (accumulator offset ao, free
+   * root entry `root`), with its diagonal K_ii = u . D^-1 u.
+   */
+  private writeOneSidedRun(c: number, at: number, n: number, ao: number, root: number): void {
+    this.sideAcc[2 * c] = ao; this.jStart[2 * c] = at; this.jLen[2 * c] = n;
+    this.sideAcc[2 * c + 1] = -1; this.jLen[2 * c + 1] = 0;
+    this.rowStart[c] = at; this.rowEnd[c] = at + n;
+    this.rootAt[c] = root;
+    const val = this.jVal, w = this.jW, idx = this.jIdx, ja = this.jAcc;
+    let d = 0;
+    for (let e = at, end = at + n; e < end; e++) { d += val[e] * w[e]; ja[e] = ao + idx[e]; }
+    this.diag[c] = d;
+  }
+
+  /** Builds deferred row c now (its entries after the others'), with its scale for the current solve. */
+  private buildDeferred(c: number): void {
+    const rows = this.builtRows!, i = this.rowList[c], b = rows.bodyA[i], body = this.builtBodies[b];
+    const ao = this.accOffset[this.bodyLocal[b]], at = this.deferredAt;
+    const n = accelerationDeltasInbound(body.model, body.state, this.sideLink[2 * c], this.measureVec, 12 * c, null, 0, this.jIdx, this.jVal, this.jW, at);
+    this.writeOneSidedRun(c, at, n, ao, freeRootEntry(body.model, this.jIdx, at, at + n, ao));
+    this.deferredAt = at + n;
+    this.deferred[c] = 0;
+    this.deferredRows.built++;
+    const d = this.diag[c];
+    this.scale[c] = d > this.scaleFloor[0] && d > 0 ? d : 0;
+  }
+
+  /**
+   * How many rows from c on (at most INBOUND_BATCH that are not deferred) have one side only,
+   * spatial, on the same body and link as row c: they share their path to the root.
    */
   private batchLength(rows: RowBuffer, c: number): number {
     if (this.sideKind[2 * c] !== SideKind.Spatial) return 1;
     const i = this.rowList[c], b = rows.bodyA[i], link = this.sideLink[2 * c];
-    let g = 1;
-    while (g < INBOUND_BATCH && c + g < this.m) {
+    let g = 1, built = 1;
+    while (built < INBOUND_BATCH && c + g < this.m) {
       const r = c + g, j = this.rowList[r];
       if (this.sideKind[2 * r] !== SideKind.Spatial || rows.bodyA[j] !== b || this.sideLink[2 * r] !== link || rowSides(rows, j) !== 1) break;
+      if (!this.deferRow(rows, r)) built++;
       g++;
     }
     return g;
@@ -510,8 +597,8 @@ export class ConstraintSolver {
 
   /** z += delta * D^-1 u_c over the entries of row c (both its sides; acc holds z per body). */
   private implicitApply(c: number, delta: number): void {
-    const acc = this.acc, ja = this.jAcc, w = this.jW, rs = this.rowStart;
-    for (let e = rs[c], end = rs[c + 1]; e < end; e++) acc[ja[e]] += delta * w[e];
+    const acc = this.acc, ja = this.jAcc, w = this.jW;
+    for (let e = this.rowStart[c], end = this.rowEnd[c]; e < end; e++) acc[ja[e]] += delta * w[e];
   }
 
   /**
@@ -524,21 +611,25 @@ export class ConstraintSolver {
   private solveImplicit(options: PgsOptions): PgsResult {
     const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, diag = this.diag, scale = this.scale;
     const omega = options.sor ?? 1, tol = options.tolerance ?? 1e-9, maxIt = options.maxIterations ?? 100;
+    const deferred = this.deferred;
     let maxDiag = 0;
-    for (let c = 0; c < m; c++) if (diag[c] > maxDiag) maxDiag = diag[c];
+    for (let c = 0; c < m; c++) if (deferred[c] === 0 && diag[c] > maxDiag) maxDiag = diag[c];
     const floor = 1e-12 * maxDiag;
-    for (let c = 0; c < m; c++) scale[c] = diag[c] > floor && diag[c] > 0 ? diag[c] : 0;
+    this.scaleFloor[0] = floor;
+    for (let c = 0; c < m; c++) scale[c] = deferred[c] === 0 && diag[c] > floor && diag[c] > 0 ? diag[c] : 0;
     for (let pass = 0; pass < 2; pass++) {
       for (let c = 0; c < m; c++) {
         const r = br[c];
         if ((r >= 0) !== (pass === 1)) continue;
+        // a deferred row is built once its normal force is not zero (its bounds are zero until then)
+        if (deferred[c] === 1 && f[r] !== 0) this.buildDeferred(c);
         const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
-        let x = scale[c] === 0 ? 0 : f[c];
+        let x = scale[c] === 0 && deferred[c] === 0 ? 0 : f[c];
         if (x < L) x = L; else if (x > U) x = U;
         f[c] = x;
       }
     }
-    const acc = this.acc, ja = this.jAcc, val = this.jVal, w = this.jW, rs = this.rowStart, b = this.b, rootAt = this.rootAt;
+    const acc = this.acc, ja = this.jAcc, val = this.jVal, w = this.jW, rs = this.rowStart, re = this.rowEnd, b = this.b, rootAt = this.rootAt;
     acc.fill(0, 0, this.accOffset[this.nBodies]);
     for (let c = 0; c < m; c++) if (f[c] !== 0) this.implicitApply(c, f[c]);
     const res = this.implicitResult;
@@ -553,11 +644,16 @@ export class ConstraintSolver {
       // another (held: the acc offset of the root, -1 for none), written back when another row comes
       let held = -1, z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0;
       for (let c = 0; c < m; c++) {
+        if (deferred[c] === 1) {
+          // zero bounds leave its force as it is (see `deferred`)
+          if (f[br[c]] === 0) continue;
+          this.buildDeferred(c);
+        }
         const d = scale[c];
         if (d === 0) continue;
         const r = br[c];
         const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
-        const e0 = rs[c], e1 = rs[c + 1];
+        const e0 = rs[c], e1 = re[c];
         const root = rootAt[c], en = root >= 0 ? e1 - 6 : e1;
         if (root !== held) {
           if (held >= 0) { acc[held] = z0; acc[held + 1] = z1; acc[held + 2] = z2; acc[held + 3] = z3; acc[held + 4] = z4; acc[held + 5] = z5; }
@@ -592,7 +688,8 @@ export class ConstraintSolver {
       if (held >= 0) { acc[held] = z0; acc[held + 1] = z1; acc[held + 2] = z2; acc[held + 3] = z3; acc[held + 4] = z4; acc[held + 5] = z5; }
       for (let c = 0; c < m; c++) {
         const r = br[c];
-        if (r < 0) continue;
+        // (a deferred row's force is a zero, which any bounds keep)
+        if (r < 0 || deferred[c] === 1) continue;
         const L = lo[c] * f[r], U = hi[c] * f[r], fi = f[c];
         const x = fi < L ? L : fi > U ? U : fi;
         if (x !== fi) { f[c] = x; this.implicitApply(c, x - fi); }
@@ -612,13 +709,18 @@ export class ConstraintSolver {
   private implicitResidual(): void {
     let worst = 0, worstRow = -1;
     const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, scale = this.scale, b = this.b;
-    const acc = this.acc, ja = this.jAcc, val = this.jVal, rs = this.rowStart, rootAt = this.rootAt;
+    const acc = this.acc, ja = this.jAcc, val = this.jVal, rs = this.rowStart, re = this.rowEnd, rootAt = this.rootAt, deferred = this.deferred;
     for (let c = 0; c < m; c++) {
+      if (deferred[c] === 1) {
+        // with zero bounds its residual is zero (see `deferred`)
+        if (f[br[c]] === 0) continue;
+        this.buildDeferred(c);
+      }
       const d = scale[c];
       if (d === 0) continue;
       const r = br[c];
       const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
-      const root = rootAt[c], end = root >= 0 ? rs[c + 1] - 6 : rs[c + 1];
+      const root = rootAt[c], end = root >= 0 ? re[c] - 6 : re[c];
       let a = b[c];
       for (let e = rs[c]; e < end; e++) a += val[e] * acc[ja[e]];
       if (root >= 0) {
