@@ -194,6 +194,53 @@ describe('the constraint matrix K', () => {
     }
   });
 
+  it('a solver given other rows under the same indices (other bodies, links, tags or types) orders and builds them as a fresh solver does', () => {
+    // setRows keeps its order and entries while it is given the same rows (sameLayout): any change
+    // of a row's tag, type, bodies or links must be seen. Each trial fills one RowBuffer twice with
+    // the same number of rows, and the solver that saw the first fill must build the K of the second
+    // as a fresh solver does, in dense and implicit mode.
+    const r = rng(31);
+    const bodies = [0, 1].map((k) => new Body(k, `b${k}`, randomTree(r, 6)));
+    bodies.forEach((b) => { randomState(r, b); forwardKinematics(b.model, b.state); });
+    const fill = (rows: RowBuffer, change: number) => {
+      rows.clear();
+      for (let k = 0; k < 16; k++) {
+        const bi = k % 2, link = (k * 5) % bodies[bi].model.nLinks;
+        // the change: one row goes to another link, another body, another tag, or another type
+        const l = k === 7 && change === 1 ? (link + 1) % bodies[bi].model.nLinks : link;
+        const b = k === 7 && change === 2 ? 1 - bi : bi;
+        const tag = k === 7 && change === 3 ? RowTag.Contact : RowTag.User;
+        if (k === 7 && change === 4) rows.addAngular(tag, b, l, -1, 0, [0, 0.6, 0.8]);
+        else rows.addPoint(tag, b, l, [0.1 * k, 0.2, 0.3], -1, -1, [0, 0, 0], [0.6, 0, 0.8]);
+        rows.setBounds(k, 0, Infinity);
+      }
+    };
+    const idx = Int32Array.from({ length: 16 }, (_, i) => i);
+    for (const limit of [1000, 0]) {
+      for (let change = 1; change <= 4; change++) {
+        const rows = new RowBuffer(16);
+        const reused = new ConstraintSolver(), fresh = new ConstraintSolver();
+        reused.denseLimit = limit; fresh.denseLimit = limit;
+        fill(rows, 0);
+        reused.setRows(rows, idx, 16, bodies);
+        reused.dynamics(bodies);
+        reused.buildK(rows, bodies);
+        fill(rows, change);
+        const f = [reused, fresh].map((s) => {
+          s.setRows(rows, idx, 16, bodies);
+          s.dynamics(bodies);
+          s.buildK(rows, bodies);
+          s.setAccelerationRhs(rows, bodies);
+          const out = new Float64Array(16);
+          s.solve(rows, { maxIterations: 20, tolerance: 0 }, false, out);
+          return out;
+        });
+        expect(Array.from(reused.rowList.subarray(0, 16))).toEqual(Array.from(fresh.rowList.subarray(0, 16)));
+        expect(Array.from(f[0])).toEqual(Array.from(f[1]));
+      }
+    }
+  });
+
   it('its solution, applied as qdd0 + sum f dqdd, meets the rows it was solved for (a point held still)', () => {
     const r = rng(7);
     const body = new Body(0, 'b', randomTree(r, 6));

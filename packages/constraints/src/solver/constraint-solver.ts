@@ -43,6 +43,9 @@ function freeRootEntry(model: Model, idx: Int32Array, start: number, end: number
   return model.jointType[link] === JointType.free && r0 === model.vOffset[link] && idx[end - 6] === r0 + 5 ? ao + r0 : -1;
 }
 
+/** Numbers sameLayout compares per row (its index, tag, type, two bodies, two links, two ranks). */
+const LAYOUT_STRIDE = 9;
+
 /** What a row side's measure reads: one joint's rate, a joint's rate vector, or its link's spatial motion. */
 const enum SideKind { Joint = 0, JointVec = 1, Spatial = 2 }
 
@@ -147,7 +150,69 @@ export class ConstraintSolver {
    */
   setRows(rows: RowBuffer, rowIndices: ArrayLike<number>, count: number, bodies: readonly Body[], first = 0): void {
     if (this.rowList.length < count) this.rowList = new Int32Array(2 * count);
-    if (this.local.length < rows.capacity) this.local = new Int32Array(rows.capacity);
+    if (this.local.length < rows.capacity) { this.local = new Int32Array(rows.capacity); this.layoutRows = null; }
+    if (!this.sameLayout(rows, rowIndices, first, count, bodies)) {
+      this.layOut(rows, rowIndices, first, count, bodies);
+      this.rememberLayout(rows, rowIndices, first, count, bodies);
+    }
+    this.dense = count <= this.denseLimit || (count <= this.directLimit && this.allRowsBilateral(rows));
+    const nb = this.nBodies;
+    if (this.dense) {
+      this.pgs.reserve(count);
+      if (this.columns.length < this.colSize) this.columns = new Float64Array(2 * this.colSize);
+    } else {
+      let accSize = 0;
+      if (this.accOffset.length < nb + 1) this.accOffset = new Int32Array(2 * nb + 1);
+      for (let k = 0; k < nb; k++) { this.accOffset[k] = accSize; accSize += bodies[this.bodyList[k]].model.nv; }
+      this.accOffset[nb] = accSize;
+      if (this.acc.length < accSize) this.acc = new Float64Array(2 * accSize);
+    }
+  }
+
+  /**
+   * The layout of the last setRows, for sameLayout: the RowBuffer and bodies it read, and per row
+   * (in the order given) its index, tag, type, bodies, links and the bodies' ranks.
+   */
+  private layoutRows: RowBuffer | null = null;
+  private layoutBodies: readonly Body[] = [];
+  private layoutCount = -1;
+  private layoutKey = new Int32Array(16 * LAYOUT_STRIDE);
+
+  /**
+   * Whether setRows is given the rows it was given last time, in the same order, with the same
+   * tags, types, bodies, links and ranks: then the order, the per-body entries and the column
+   * offsets it would compute are those it has (a resting body's rows, step after step).
+   */
+  private sameLayout(rows: RowBuffer, rowIndices: ArrayLike<number>, first: number, count: number, bodies: readonly Body[]): boolean {
+    if (rows !== this.layoutRows || bodies !== this.layoutBodies || count !== this.layoutCount || bodies.length !== this.layoutKey[0]) return false;
+    const key = this.layoutKey;
+    for (let c = 0, o = 1; c < count; c++, o += LAYOUT_STRIDE) {
+      const j = rowIndices[first + c], a = rows.bodyA[j], b = rows.bodyB[j];
+      if (key[o] !== j || key[o + 1] !== rows.tag[j] || key[o + 2] !== rows.type[j] || key[o + 3] !== a || key[o + 4] !== b
+        || key[o + 5] !== rows.linkA[j] || key[o + 6] !== rows.linkB[j] || key[o + 7] !== bodies[a].rank || key[o + 8] !== (b >= 0 ? bodies[b].rank : -1)) return false;
+    }
+    return true;
+  }
+
+  private rememberLayout(rows: RowBuffer, rowIndices: ArrayLike<number>, first: number, count: number, bodies: readonly Body[]): void {
+    if (this.layoutKey.length < 1 + count * LAYOUT_STRIDE) this.layoutKey = new Int32Array(1 + 2 * count * LAYOUT_STRIDE);
+    const key = this.layoutKey;
+    key[0] = bodies.length;
+    for (let c = 0, o = 1; c < count; c++, o += LAYOUT_STRIDE) {
+      const j = rowIndices[first + c], a = rows.bodyA[j], b = rows.bodyB[j];
+      key[o] = j; key[o + 1] = rows.tag[j]; key[o + 2] = rows.type[j]; key[o + 3] = a; key[o + 4] = b;
+      key[o + 5] = rows.linkA[j]; key[o + 6] = rows.linkB[j]; key[o + 7] = bodies[a].rank; key[o + 8] = b >= 0 ? bodies[b].rank : -1;
+    }
+    this.layoutRows = rows;
+    this.layoutBodies = bodies;
+    this.layoutCount = count;
+  }
+
+  /** Offsets of the dense mode's delta columns: their total length. */
+  private colSize = 0;
+
+  /** setRows' order of the rows, their local indices, the bodies and their entries, and the column offsets. */
+  private layOut(rows: RowBuffer, rowIndices: ArrayLike<number>, first: number, count: number, bodies: readonly Body[]): void {
     this.orderRows(rows, rowIndices, first, count, bodies);
     this.m = count;
     for (let c = 0; c < count; c++) this.local[this.rowList[c]] = c;
@@ -203,17 +268,7 @@ export class ConstraintSolver {
       this.diag = new Float64Array(c2);
       this.scale = new Float64Array(c2);
     }
-    this.dense = count <= this.denseLimit || (count <= this.directLimit && this.allRowsBilateral(rows));
-    if (this.dense) {
-      this.pgs.reserve(count);
-      if (this.columns.length < colSize) this.columns = new Float64Array(2 * colSize);
-    } else {
-      let accSize = 0;
-      if (this.accOffset.length < nb + 1) this.accOffset = new Int32Array(2 * nb + 1);
-      for (let k = 0; k < nb; k++) { this.accOffset[k] = accSize; accSize += bodies[this.bodyList[k]].model.nv; }
-      this.accOffset[nb] = accSize;
-      if (this.acc.length < accSize) this.acc = new Float64Array(2 * accSize);
-    }
+    this.colSize = colSize;
   }
 
   private allRowsBilateral(rows: RowBuffer): boolean {
