@@ -54,9 +54,10 @@ function randomDynamic(rand: () => number): ShapeDesc {
   return { geometry: { type: 'box', halfExtents: [0.05 + 0.2 * rand(), 0.05 + 0.2 * rand(), 0.05 + 0.2 * rand()] }, position, rotation, group, mask };
 }
 
-function buildScene(seed: number, bodies: number): Scene {
+/** allPairsUpTo: 0 sends every scene through the grid; the default tests all pairs in small scenes. */
+function buildScene(seed: number, bodies: number, allPairsUpTo?: number): Scene {
   const rand = mulberry32(seed);
-  const world = new CollisionWorld({ margin: MARGIN, pairCapacity: 8 });
+  const world = new CollisionWorld({ margin: MARGIN, pairCapacity: 8, allPairsUpTo });
   const shapes: Registered[] = [];
   const poses: Float64Array[] = [];
   const selfCollision: boolean[] = [];
@@ -142,9 +143,9 @@ function overlaps(s: Scene, a: Registered, b: Registered): boolean {
 }
 
 describe('broad phase', () => {
-  it('pair set equals the O(n^2) check on random scenes, across updates', () => {
+  it.each([['the grid', 0], ['every two shapes in small scenes (default)', undefined]])('pair set equals the O(n^2) check on random scenes, across updates: %s', (_, allPairsUpTo) => {
     for (const [seed, bodies] of [[1, 4], [2, 12], [3, 30]] as const) {
-      const s = buildScene(seed, bodies);
+      const s = buildScene(seed, bodies, allPairsUpTo);
       const rand = mulberry32(seed + 100);
       for (let frame = 0; frame < 3; frame++) {
         s.world.update(s.poses);
@@ -176,8 +177,8 @@ describe('broad phase', () => {
     }
   });
 
-  it('resting bodies keep their shapes where the first update after put them, and pairs of two shapes that cannot move are left out (O(n^2) check)', () => {
-    const s = buildScene(5, 12);
+  it.each([['the grid', 0], ['every two shapes in small scenes (default)', undefined]])('resting bodies keep their shapes where the first update after put them, and pairs of two shapes that cannot move are left out (O(n^2) check): %s', (_, allPairsUpTo) => {
+    const s = buildScene(5, 12, allPairsUpTo);
     const rand = mulberry32(500);
     const resting = new Set<number>();
     const frozen = new Map<number, Float64Array>();

@@ -9,6 +9,8 @@
  * (max of the two minima in x and z), so exactly once. Shapes whose bounds would cover more than
  * MAX_CELLS cells (long props, big static boxes, meshes, heightfields) are tested against every
  * other shape instead; planes (no finite bounds) are tested against each dynamic shape's bounds.
+ * A scene of few bounded shapes (at most `allPairsUpTo`, default 64: one ragdoll has 20) skips the
+ * grid and tests every two of them, which costs less than filling the grid there.
  *
  * Output: pairs (slotA < slotB) sorted by (slotA, slotB), so the pair list depends only on the
  * scene, not on the grid, the hash or earlier calls. The buffers never grow here: pairs beyond the
@@ -22,6 +24,8 @@ import type { ShapeStore } from './shape-store.js';
 export const MAX_CELLS = 16;
 
 export class GridBroadPhase {
+  /** Scenes of at most this many bounded shapes test every two of them instead of using the grid (the same pairs). */
+  allPairsUpTo = 64;
   /** Pair i = (pairs[2i], pairs[2i + 1]) as slots, slotA < slotB, sorted. */
   pairs: Int32Array = new Int32Array(0);
   count = 0;
@@ -131,16 +135,42 @@ export class GridBroadPhase {
     if (counted === 0) return 0;
     const cell = Math.max(2 * (sum / counted), 1e-3);
     this.cell[0] = cell;
+    // planes (no finite bounds) apart; the others pair through the grid or all with all
+    this.planeCount = 0;
+    for (let s = 0; s < n; s++) if (!store.bounded[s]) this.planes[this.planeCount++] = s;
+    if (n - this.planeCount <= this.allPairsUpTo) this.allBoundedPairs(store, filter);
+    else this.gridPairs(store, filter);
+    this.planePairs(store, filter);
+    this.sortPairs(n);
+    return this.count;
+  }
+
+  /** Every two bounded shapes, not both still, whose bounds overlap and that the filter lets collide. */
+  private allBoundedPairs(store: ShapeStore, filter: CollisionFilter): void {
+    const aabb = store.aabb, n = store.slotCount, still = this.still, bounded = store.bounded;
+    for (let si = 0; si < n; si++) {
+      if (!bounded[si]) continue;
+      const oi = AABB_STRIDE * si;
+      for (let sj = si + 1; sj < n; sj++) {
+        if (!bounded[sj] || (still[si] === 1 && still[sj] === 1)) continue;
+        const oj = AABB_STRIDE * sj;
+        if (aabb[oj] > aabb[oi + 3] || aabb[oi] > aabb[oj + 3]) continue;
+        if (aabb[oj + 1] > aabb[oi + 4] || aabb[oi + 1] > aabb[oj + 4]) continue;
+        if (aabb[oj + 2] > aabb[oi + 5] || aabb[oi + 2] > aabb[oj + 5]) continue;
+        if (filter.canCollide(store, si, sj)) this.push(si, sj);
+      }
+    }
+  }
+
+  /** The bounded shapes' pairs through the grid (and the large shapes against all). */
+  private gridPairs(store: ShapeStore, filter: CollisionFilter): void {
+    const aabb = store.aabb, n = store.slotCount, still = this.still, cell = this.cell[0];
 
     // Classify and enter the shapes.
     let entries = 0;
     this.largeCount = 0;
-    this.planeCount = 0;
     for (let s = 0; s < n; s++) {
-      if (!store.bounded[s]) {
-        this.planes[this.planeCount++] = s;
-        continue;
-      }
+      if (!store.bounded[s]) continue;
       const o = AABB_STRIDE * s;
       const x0 = Math.floor(aabb[o] / cell), x1 = Math.floor(aabb[o + 3] / cell);
       const z0 = Math.floor(aabb[o + 2] / cell), z1 = Math.floor(aabb[o + 5] / cell);
@@ -217,6 +247,11 @@ export class GridBroadPhase {
         if (filter.canCollide(store, lo, hi)) this.push(lo, hi);
       }
     }
+  }
+
+  /** Planes against the dynamic shapes near them. */
+  private planePairs(store: ShapeStore, filter: CollisionFilter): void {
+    const aabb = store.aabb, dyn = store.dynamicCount, still = this.still;
 
     // Planes (normal = local +Y of the pose, solid below): a box is near the plane when its lowest
     // corner along the normal, n.(c - p) - sum_i |n_i| e_i, is below it (the bounds already carry
@@ -236,9 +271,6 @@ export class GridBroadPhase {
         if (filter.canCollide(store, s, pl)) this.push(s, pl);
       }
     }
-
-    this.sortPairs(n);
-    return this.count;
   }
 
   /** Whether slot s is among the large shapes listed before index k. */

@@ -29,6 +29,11 @@ export interface CollisionWorldOptions {
   contactCapacity?: number;
   /** Initial broad-phase pair capacity (default 1024 pairs). */
   pairCapacity?: number;
+  /**
+   * Scenes of at most this many shapes with finite bounds test every two of them in the broad
+   * phase instead of going through its grid (default 64); the pairs are the same either way.
+   */
+  allPairsUpTo?: number;
 }
 
 export interface BodyCollisionOptions {
@@ -77,6 +82,9 @@ export class CollisionWorld {
     if (!(Number.isInteger(pc) && pc >= 0)) throw new Error(`CollisionWorld: pairCapacity must be an integer >= 0, got ${pc}`);
     this.contacts = new ContactBuffer(cc);
     this.broad = new GridBroadPhase(pc);
+    const all = options.allPairsUpTo ?? 64;
+    if (!(Number.isInteger(all) && all >= 0)) throw new Error(`CollisionWorld: allPairsUpTo must be an integer >= 0, got ${all}`);
+    this.broad.allPairsUpTo = all;
     this.narrow = new NarrowPhase(margin);
   }
 
