@@ -92,10 +92,12 @@ export class Body {
   /**
    * Forward dynamics into qdd0. A failure of the model (a singular or non-finite articulated
    * inertia) is reported with this body's name: the World's step error then says which character.
+   * `kinematicsCurrent`: forward kinematics with velocities ran at the current q and qd (the World
+   * does at the start of the step), so ABA need not run them again.
    */
-  dynamics(): void {
+  dynamics(kinematicsCurrent = false): void {
     try {
-      forwardDynamics(this.model, this.state, this.qdd0);
+      forwardDynamics(this.model, this.state, this.qdd0, kinematicsCurrent);
     } catch (e) {
       if (e instanceof TypeError || e instanceof ReferenceError || !(e instanceof Error)) throw e;
       throw new Error(`body "${this.name}": ${e.message}`);

@@ -495,7 +495,7 @@ export class World {
       if (b.sleeping) continue;
       b.gyroscopicStep = h;
       b.state.work.dampingStep[0] = h; // joint damping by backward Euler (State.implicitDampingStep)
-      b.dynamics();
+      b.dynamics(true); // (awakeKinematics ran at this q and qd, above)
       b.qdd.set(b.qdd0);
     }
     t0 = this.clock();

@@ -17,9 +17,11 @@ export { invertSmall };
 /**
  * Joint accelerations qdd for the state's q, qd, joint torques tau, passive joint forces (damping,
  * springs) and external link forces fext. Writes outQdd (length nv) and returns it.
+ * `kinematicsCurrent`: the caller ran forwardKinematics(model, state, true) at this q and qd, and
+ * its results in state.work are still there (then they are not computed again).
  */
-export function forwardDynamics(model: Model, state: State, outQdd: Arr = state.work.qdd): Arr {
-  forwardKinematics(model, state, true);
+export function forwardDynamics(model: Model, state: State, outQdd: Arr = state.work.qdd, kinematicsCurrent = false): Arr {
+  if (!kinematicsCurrent) forwardKinematics(model, state, true);
   jointArmature(model, state);
   articulatedInertias(model, state);
   outwardAccelerations(model, state, outQdd);
