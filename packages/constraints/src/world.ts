@@ -577,6 +577,9 @@ export class World {
    */
   private dropSleepingRows(rows: RowBuffer): void {
     const bodies = this.bodies;
+    let sleepers = false;
+    for (let bi = 0; bi < bodies.length && !sleepers; bi++) sleepers = bodies[bi].sleeping;
+    if (!sleepers) return;
     let woke = false;
     for (let j = 0; j < rows.count; j++) {
       const a = bodies[rows.bodyA[j]], bi = rows.bodyB[j];
