@@ -759,15 +759,13 @@ export class World {
     }
     const parent = this.islandOf, id = this.islandId, countByRoot = this.islandCount;
     for (let b = 0; b < nb; b++) { parent[b] = b; id[b] = -1; countByRoot[b] = 0; }
-    let joined = false;
     for (let j = 0; j < rows.count; j++) {
       const b = rows.bodyB[j];
       if (b >= 0) {
         const ra = this.islandRoot(rows.bodyA[j]), rb = this.islandRoot(b);
-        if (ra !== rb) { parent[Math.max(ra, rb)] = Math.min(ra, rb); joined = true; }
+        if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
       }
     }
-    if (!joined) return this.bodyIslands(rows);
     // island index per root with rows, in order of the smallest body index (deterministic)
     let n = 0;
     for (let j = 0; j < rows.count; j++) countByRoot[this.islandRoot(rows.bodyA[j])]++;
@@ -784,29 +782,6 @@ export class World {
     }
     for (let k = 0; k < n; k++) countByRoot[k] = this.islandStart[k];
     for (let j = 0; j < rows.count; j++) this.islandRows[countByRoot[id[this.islandRoot(rows.bodyA[j])]]++] = j;
-    return n;
-  }
-
-  /**
-   * buildIslands when no row joins two bodies: each body with rows is an island, in body order,
-   * its rows in row order (what the union-find would give, without its lookups).
-   */
-  private bodyIslands(rows: RowBuffer): number {
-    const nb = this.bodies.length, id = this.islandId, count = this.islandCount, bodyA = rows.bodyA;
-    for (let j = 0; j < rows.count; j++) count[bodyA[j]]++;
-    let n = 0;
-    for (let b = 0; b < nb; b++) if (count[b] > 0) id[b] = n++;
-    if (this.islandStart.length < n + 1) this.islandStart = new Int32Array(2 * n + 1);
-    const start = this.islandStart;
-    start[0] = 0;
-    for (let b = 0; b < nb; b++) {
-      this.bodies[b].island = id[b];
-      if (id[b] >= 0) start[id[b] + 1] = start[id[b]] + count[b];
-    }
-    if (this.islandRows.length < rows.count) this.islandRows = new Int32Array(2 * rows.count);
-    // count becomes the fill cursor of each island
-    for (let b = 0; b < nb; b++) if (id[b] >= 0) count[id[b]] = start[id[b]];
-    for (let j = 0; j < rows.count; j++) this.islandRows[count[id[bodyA[j]]]++] = j;
     return n;
   }
 
