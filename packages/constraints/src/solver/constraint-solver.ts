@@ -487,19 +487,24 @@ export class ConstraintSolver {
     }
     this.builtRows = rows;
     this.builtBodies = bodies;
-    this.deferredRows.deferred = 0; this.deferredRows.built = 0;
+    this.deferredRows.built = 0;
     const mv = this.measureVec, jf = this.jointForce, deferred = this.deferred;
-    let nz = 0, reserve = 0;
+    // which rows wait (see `deferred`), and room for all of them after the others, so that building
+    // one within a sweep never moves the arrays
+    let reserve = 0, waiting = 0;
     for (let c = 0; c < m; c++) {
+      deferred[c] = this.deferRow(rows, c) ? 1 : 0;
+      if (deferred[c] === 0) continue;
+      this.rowStart[c] = -1; this.rowEnd[c] = -1;
+      reserve += bodies[rows.bodyA[this.rowList[c]]].model.nv;
+      waiting++;
+    }
+    this.deferredRows.deferred = waiting;
+    let nz = 0;
+    for (let c = 0; c < m; c++) {
+      if (deferred[c] === 1) continue;
       const i = this.rowList[c];
       const sides = rowSides(rows, i);
-      if (this.deferRow(rows, c)) {
-        deferred[c] = 1; this.deferredRows.deferred++;
-        this.rowStart[c] = -1; this.rowEnd[c] = -1;
-        reserve += bodies[rows.bodyA[i]].model.nv;
-        continue;
-      }
-      deferred[c] = 0;
       const g = sides === 1 ? this.batchLength(rows, c) : 1;
       if (g > 1) {
         // rows near each other with one spatial side on the same link (a contact's points and
@@ -507,14 +512,8 @@ export class ConstraintSolver {
         // rows among them are left out, the others' measure vectors gathered
         const b = rows.bodyA[i], body = bodies[b], ao = this.accOffset[this.bodyLocal[b]];
         const batch = this.batchRows;
-        let count = 0, last = c;
-        for (let r = c; r < c + g; r++) {
-          if (r > c && this.deferRow(rows, r)) {
-            deferred[r] = 1; this.deferredRows.deferred++; this.rowStart[r] = -1; this.rowEnd[r] = -1;
-            reserve += body.model.nv;
-          } else { deferred[r] = 0; batch[count++] = r; }
-          last = r;
-        }
+        let count = 0;
+        for (let r = c; r < c + g; r++) if (deferred[r] === 0) batch[count++] = r;
         if (this.jIdx.length < nz + count * body.model.nv) this.growSparse(nz + count * body.model.nv);
         let n: number;
         if (count === g) n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz);
@@ -528,7 +527,7 @@ export class ConstraintSolver {
           this.writeOneSidedRun(batch[v], nz, n, ao, root);
           nz += n;
         }
-        c = last;
+        c += g - 1;
         continue;
       }
       let d = 0;
@@ -562,7 +561,6 @@ export class ConstraintSolver {
       this.diag[c] = d;
       this.rowEnd[c] = nz;
     }
-    // room for the deferred rows, so that building one within a sweep never moves the arrays
     if (this.jIdx.length < nz + reserve) this.growSparse(nz + reserve);
     this.deferredAt = nz;
   }
@@ -608,7 +606,17 @@ export class ConstraintSolver {
   }
 
   /**
-   * How many rows from c on (at most INBOUND_BATCH that are not deferred) have one side only,
+   * For a deferred row c: whether it still waits, its normal force being zero (its bounds are then
+   * zero: a sweep leaves its force as it is, and its residual is zero); else it is built now.
+   */
+  private waits(c: number): boolean {
+    if (this.f[this.boundRow[c]] === 0) return true;
+    this.buildDeferred(c);
+    return false;
+  }
+
+  /**
+   * How many rows from c on (at most INBOUND_BATCH that are not `deferred`) have one side only,
    * spatial, on the same body and link as row c: they share their path to the root.
    */
   private batchLength(rows: RowBuffer, c: number): number {
@@ -618,7 +626,7 @@ export class ConstraintSolver {
     while (built < INBOUND_BATCH && c + g < this.m) {
       const r = c + g, j = this.rowList[r];
       if (this.sideKind[2 * r] !== SideKind.Spatial || rows.bodyA[j] !== b || this.sideLink[2 * r] !== link || rowSides(rows, j) !== 1) break;
-      if (!this.deferRow(rows, r)) built++;
+      if (this.deferred[r] === 0) built++;
       g++;
     }
     return g;
@@ -699,11 +707,7 @@ export class ConstraintSolver {
       // another (held: the acc offset of the root, -1 for none), written back when another row comes
       let held = -1, z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0;
       for (let c = 0; c < m; c++) {
-        if (deferred[c] === 1) {
-          // zero bounds leave its force as it is (see `deferred`)
-          if (f[br[c]] === 0) continue;
-          this.buildDeferred(c);
-        }
+        if (deferred[c] === 1 && this.waits(c)) continue;
         const d = scale[c];
         if (d === 0) continue;
         const r = br[c];
@@ -768,11 +772,7 @@ export class ConstraintSolver {
     const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, scale = this.scale, b = this.b;
     const acc = this.acc, ja = this.jAcc, val = this.jVal, rs = this.rowStart, re = this.rowEnd, rootAt = this.rootAt, deferred = this.deferred;
     for (let c = 0; c < m; c++) {
-      if (deferred[c] === 1) {
-        // with zero bounds its residual is zero (see `deferred`)
-        if (f[br[c]] === 0) continue;
-        this.buildDeferred(c);
-      }
+      if (deferred[c] === 1 && this.waits(c)) continue;
       const d = scale[c];
       if (d === 0) continue;
       const r = br[c];
