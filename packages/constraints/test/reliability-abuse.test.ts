@@ -310,9 +310,11 @@ describe('abuse that games produce', () => {
   });
 
   // At 1/10 s the dropped humanoid stands for a while and then topples; when it topples is chaotic
-  // (a change of 1e-9 m in the drop height moves it by a second, in the dense solver as in the
-  // implicit one), so its rest is judged after 6 s, when 16 such perturbed runs were all asleep.
-  for (const [dt, seconds] of [[1 / 10, 6], [1 / 1000, 0.6]] as const) {
+  // (a change of 1e-9 m in the drop height moves it by seconds, in the dense solver as in the
+  // implicit one), so its rest is judged after 15 s. Over 256 drops from heights 0 to 255 nm apart
+  // it fell asleep at 5.0 s (median), 6.8 s (90 %), 9.1 s (99 %) and 11.1 s at the latest; 55 of
+  // them were still awake at 6 s, where this test used to judge.
+  for (const [dt, seconds] of [[1 / 10, 15], [1 / 1000, 0.6]] as const) {
     it(`time step ${dt === 0.1 ? '1/10' : '1/1000'} s: a humanoid dropped from 0.5 m lands without NaN, tunnelling or energy gain`, async () => {
       const world = ground();
       const man = humanoid(world, 'dropped', 0, 0.5);
@@ -330,7 +332,7 @@ describe('abuse that games produce', () => {
       expect(lowestPoint(man)).toBeGreaterThan(dt === 0.1 ? -0.05 : -0.01);
       expect(w.maxE - E0).toBeLessThan(5);
       if (dt === 0.1) {
-        expect(eEnd.ke).toBeLessThan(1); // at rest after 6 s
+        expect(eEnd.ke).toBeLessThan(1); // at rest after 15 s
         expect(man.sleeping).toBe(true);
       }
     });
