@@ -43,6 +43,13 @@ function freeRootEntry(model: Model, idx: Int32Array, start: number, end: number
   return model.jointType[link] === JointType.free && r0 === model.vOffset[link] && idx[end - 6] === r0 + 5 ? ao + r0 : -1;
 }
 
+/** Whether the model is one tree whose root (link 0) is its only free joint. */
+function singleFreeTree(model: Model): boolean {
+  if (model.jointType[0] !== JointType.free || model.parent[0] !== -1) return false;
+  for (let i = 1; i < model.nLinks; i++) if (model.parent[i] < 0 || model.jointType[i] === JointType.free) return false;
+  return true;
+}
+
 /** Numbers sameLayout compares per row (its index, tag, type, two bodies, two links, two ranks). */
 const LAYOUT_STRIDE = 9;
 
@@ -809,9 +816,18 @@ export class ConstraintSolver {
    */
   setAccelerationRhs(rows: RowBuffer, bodies: readonly Body[], h = 0): void {
     const b = this.b, kind = this.sideKind;
+    if (this.pointTerm.length < 3 * this.nBodies) {
+      this.pointTerm = new Float64Array(6 * this.nBodies); this.turnTerm = new Float64Array(6 * this.nBodies);
+      this.turnByRows = new Uint8Array(2 * this.nBodies);
+    }
+    for (let k = 0; k < this.nBodies; k++) this.setPointTerm(bodies[this.bodyList[k]], k, h);
     for (let c = 0; c < this.m; c++) {
       const j = this.rowList[c];
-      if (rows.tag[j] === RowTag.Pin) b[c] = -rows.desired[j];
+      if (rows.tag[j] === RowTag.Pin) {
+        b[c] = -rows.desired[j];
+        // (a pin sees the turn too, not gravity: its measure is at the velocity level)
+        if (rows.type[j] === RowType.Point) { this.addTurnTerm(rows, j, c, 0); if (rowSides(rows, j) === 2) this.addTurnTerm(rows, j, c, 1); }
+      }
       else if (kind[2 * c] === SideKind.Spatial) {
         b[c] = -rows.desired[j];
         this.addSpatialAcceleration(rows, bodies[rows.bodyA[j]], c, 0);
@@ -821,14 +837,10 @@ export class ConstraintSolver {
     for (let k = 0; k < this.nBodies; k++) {
       const B = bodies[this.bodyList[k]];
       if (B.worldRule) continue;
-      if (h > 0 && freeRootCount(B.model) > 0) {
+      if (this.turnByRows[k] === 1) {
         // the free joints' turn d (featherstone freeJointTurn) is part of the velocity change the
-        // integrator makes: every row sees d / h
-        const nv = B.model.nv;
-        if (this.rateScratch.length < nv) this.rateScratch = new Float64Array(2 * nv);
-        const x = freeJointTurn(B.model, B.state.qd, h, this.rateScratch);
-        for (let d = 0; d < nv; d++) x[d] /= h;
-        this.addRowRates(rows, k, B, x, false);
+        // integrator makes: every row sees d / h (on one free tree, setPointTerm folds it in)
+        this.addRowRates(rows, k, B, this.turnRates(B, h), false);
       }
       // pins see J qdd0 as well (velocity level, above)
       this.addRowRates(rows, k, B, B.qdd0, true);
@@ -837,12 +849,60 @@ export class ConstraintSolver {
   }
 
   /**
+   * Per body of the problem (k), the world vector g' whose d . g' every point row on it adds to its
+   * measure (addSpatialAcceleration): the gravity g the base acceleration took out, plus, when the
+   * screw rule moves a single free tree (not the world rule), the turn of its root: the root's
+   * linear turn rate t = d / h (freeJointTurn, root coordinates) moves every link of the tree by
+   * the same world acceleration R_0 t, which a point row measures as d . R_0 t and an angular or
+   * joint row not at all. Other bodies with free joints take the turn through addRowRates
+   * (turnByRows).
+   */
+  private setPointTerm(B: Body, k: number, h: number): void {
+    const g = B.state.gravity, out = this.pointTerm, turn = this.turnTerm, o = 3 * k, model = B.model;
+    turn[o] = 0; turn[o + 1] = 0; turn[o + 2] = 0;
+    this.turnByRows[k] = 0;
+    if (!B.worldRule && h > 0 && freeRootCount(model) > 0) {
+      if (singleFreeTree(model)) {
+        const x = this.turnRates(B, h), P = B.state.work.pose;
+        // (pose rows are the rows of R_0; the root's linear dofs are 3..5)
+        turn[o] = P[0] * x[3] + P[1] * x[4] + P[2] * x[5];
+        turn[o + 1] = P[3] * x[3] + P[4] * x[4] + P[5] * x[5];
+        turn[o + 2] = P[6] * x[3] + P[7] * x[4] + P[8] * x[5];
+      } else this.turnByRows[k] = 1;
+    }
+    out[o] = g[0] + turn[o]; out[o + 1] = g[1] + turn[o + 1]; out[o + 2] = g[2] + turn[o + 2];
+  }
+
+  /** b_c += sign d . R_0 t, the turn of side s's free tree (setPointTerm) as point row c (row j) measures it. */
+  private addTurnTerm(rows: RowBuffer, j: number, c: number, s: number): void {
+    const t = this.turnTerm, o = 3 * this.bodyLocal[s === 0 ? rows.bodyA[j] : rows.bodyB[j]], d = rows.dir, q = 3 * j;
+    const x = d[q] * t[o] + d[q + 1] * t[o + 1] + d[q + 2] * t[o + 2];
+    this.b[c] += s === 0 ? x : -x;
+  }
+
+  /** d / h of the body's free joints (featherstone freeJointTurn), in rateScratch. */
+  private turnRates(B: Body, h: number): Float64Array {
+    const nv = B.model.nv;
+    if (this.rateScratch.length < nv) this.rateScratch = new Float64Array(2 * nv);
+    const x = freeJointTurn(B.model, B.state.qd, h, this.rateScratch);
+    for (let d = 0; d < nv; d++) x[d] /= h;
+    return x;
+  }
+
+  /** setPointTerm's g' per body of the problem, and whether the body's turn goes through addRowRates instead. */
+  private pointTerm = new Float64Array(24);
+  /** The turn part of pointTerm (zero for bodies without one), which pins see alone. */
+  private turnTerm = new Float64Array(24);
+  private turnByRows = new Uint8Array(8);
+
+  /**
    * b_c += the acceleration-level measure of side s of row c, a point or angular row, from its
    * measure vector m (prepareMeasures) and its link's motion (link coordinates, work.v and the
    * work.a of the last forward dynamics, gravity there as a base acceleration): m . a, plus for a
-   * point row sign d . (R (w x (v + w x r)) + g), the velocity product that makes the point's
+   * point row sign d . (R (w x (v + w x r)) + g'), the velocity product that makes the point's
    * classical acceleration (Featherstone 2008 section 2.11; kinematics.ts pointAcceleration) and
-   * the gravity the base acceleration took out. (sign R^T d is the linear half of m.)
+   * setPointTerm's g' (the gravity the base acceleration took out, and a free tree's turn).
+   * (sign R^T d is the linear half of m.)
    */
   private addSpatialAcceleration(rows: RowBuffer, body: Body, c: number, s: number): void {
     const k = 2 * c + s, q = 6 * k, mv = this.measureVec, L = 6 * this.sideLink[k];
@@ -853,9 +913,9 @@ export class ConstraintSolver {
       const v = work.v, o = 3 * j, local = s === 0 ? rows.pA : rows.pB;
       const wx = v[L], wy = v[L + 1], wz = v[L + 2], rx = local[o], ry = local[o + 1], rz = local[o + 2];
       const px = v[L + 3] + (wy * rz - wz * ry), py = v[L + 4] + (wz * rx - wx * rz), pz = v[L + 5] + (wx * ry - wy * rx);
-      const g = body.state.gravity, d = rows.dir;
+      const g = this.pointTerm, go = 3 * this.bodyLocal[body.index], d = rows.dir;
       x += mv[q + 3] * (wy * pz - wz * py) + mv[q + 4] * (wz * px - wx * pz) + mv[q + 5] * (wx * py - wy * px);
-      const dg = d[o] * g[0] + d[o + 1] * g[1] + d[o + 2] * g[2];
+      const dg = d[o] * g[go] + d[o + 1] * g[go + 1] + d[o + 2] * g[go + 2];
       x += s === 0 ? dg : -dg;
     }
     this.b[c] += x;
