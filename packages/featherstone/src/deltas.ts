@@ -104,9 +104,10 @@ export function pointForceToLink(state: State, link: number, point: ArrayLike<nu
  * mode. The test force is a spatial force f (link coordinates, at fo) on `link`, or, when f is
  * null, a generalised force on the dofs of `link`'s own joint (jointForce at jfo, one number per
  * dof). The joint forces du_i it leaves on the path from `link` to the root are written out along
- * that path, the link's dofs first (last dof first), then each ancestor's: dof indices into
- * outDof, du into outDu, and D_i^-1 du_i into outDinvDu (as the pass computed it), from index oo.
- * Returns how many.
+ * that path, the link's dofs first (last dof first), then each ancestor's: dof indices (plus
+ * dofBase: a caller keeping several bodies' dofs in one array gives its offset) into outDof, du
+ * into outDu, and D_i^-1 du_i into outDinvDu (as the pass computed it), from index oo. Returns how
+ * many.
  *
  * Why this is enough: read as a factorisation, ABA gives M^-1 = L^-1 D^-1 L^-T with D block
  * diagonal (the joints' D_i). The inbound pass, carrying forces to the parent by
@@ -118,13 +119,13 @@ export function pointForceToLink(state: State, link: number, point: ArrayLike<nu
  */
 export function accelerationDeltasInbound(
   model: Model, state: State, link: number, f: ArrayLike<number> | null, fo: number, jointForce: ArrayLike<number> | null, jfo: number,
-  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number,
+  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number, dofBase = 0,
 ): number {
   requireDynamics(state);
   const F = state.work.batchForce;
   if (f !== null) for (let e = 0; e < 6; e++) F[e] = -f[fo + e];
   else F.fill(0, 0, 6);
-  return inboundPath(model, state, link, 1, f === null ? jointForce : null, jfo, outDof, outDu, outDinvDu, oo);
+  return inboundPath(model, state, link, 1, f === null ? jointForce : null, jfo, outDof, outDu, outDinvDu, oo, dofBase);
 }
 
 /** Most test forces accelerationDeltasInboundBatch takes in one call. */
@@ -140,13 +141,13 @@ export const INBOUND_BATCH = 8;
  */
 export function accelerationDeltasInboundBatch(
   model: Model, state: State, link: number, f: ArrayLike<number>, fo: number, fStride: number, count: number,
-  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number,
+  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number, dofBase = 0,
 ): number {
   requireDynamics(state);
   if (!(count >= 1 && count <= INBOUND_BATCH)) throw new RangeError(`accelerationDeltasInboundBatch: count must be 1..${INBOUND_BATCH}, got ${count}`);
   const F = state.work.batchForce;
   for (let v = 0; v < count; v++) for (let e = 0; e < 6; e++) F[6 * v + e] = -f[fo + v * fStride + e];
-  return inboundPath(model, state, link, count, null, 0, outDof, outDu, outDinvDu, oo);
+  return inboundPath(model, state, link, count, null, 0, outDof, outDu, outDinvDu, oo, dofBase);
 }
 
 /**
@@ -173,7 +174,7 @@ export function accelerationDeltasOutbound(model: Model, state: State, du: Array
  */
 function propagateInbound(model: Model, state: State, link: number, jointForce: ArrayLike<number> | null, jfo: number): void {
   const w = state.work;
-  const n = inboundPath(model, state, link, 1, jointForce, jfo, w.pathDof, w.pathDu, w.pathDinvDu, 0);
+  const n = inboundPath(model, state, link, 1, jointForce, jfo, w.pathDof, w.pathDu, w.pathDinvDu, 0, 0);
   const tag = ++w.stampCounter;
   for (let i = link; i >= 0; i = model.parent[i]) w.stamp[i] = tag;
   for (let k = 0; k < n; k++) {
@@ -193,7 +194,7 @@ function propagateInbound(model: Model, state: State, link: number, jointForce: 
  */
 function inboundPath(
   model: Model, state: State, link: number, count: number, jointForce: ArrayLike<number> | null, jfo: number,
-  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number,
+  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number, dofBase: number,
 ): number {
   const w = state.work, F = w.batchForce;
   const U = w.U, Dinv = w.Dinv, Xup = w.Xup;
@@ -202,7 +203,8 @@ function inboundPath(
   for (let i = link; i >= 0; i = parent[i]) n += jointNv[i];
   let at = oo;
   for (let i = link; i >= 0; i = parent[i]) {
-    const io = 36 * i, t = type[i], p = parent[i], nv = jointNv[i], v0 = model.vOffset[i], xo = 12 * i;
+    // (v0: the joint's first dof as written out, dofBase added)
+    const io = 36 * i, t = type[i], p = parent[i], nv = jointNv[i], v0 = model.vOffset[i] + dofBase, xo = 12 * i;
     const jf = jointForce !== null && i === link;
     for (let v = 0; v < count; v++) {
       const fv = 6 * v, ov = at + v * n;

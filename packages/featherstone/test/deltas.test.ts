@@ -133,7 +133,7 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
     console.log(`inbound + outbound halves vs AccelerationDeltas: worst relative error ${worst.toExponential(2)}`);
   });
 
-  it('in batches: up to INBOUND_BATCH forces on one link give, to the bit, what one inbound half each gives (60 random trees, every joint type)', () => {
+  it('in batches: up to INBOUND_BATCH forces on one link give, to the bit, what one inbound half each gives, dof indices offset by dofBase (60 random trees, every joint type)', () => {
     const r = rng(91);
     let forces = 0;
     for (let trial = 0; trial < 60; trial++) {
@@ -145,12 +145,14 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
       const f = Float64Array.from({ length: 3 + stride * count }, () => 2 * r() - 1);
       const size = count * model.nv + 5;
       const dofs = new Int32Array(size), du = new Float64Array(size), w = new Float64Array(size);
-      const n = accelerationDeltasInboundBatch(model, state, link, f, 3, stride, count, dofs, du, w, 5);
+      // (the batch writes its dof indices plus a base, as a caller keeping several bodies' dofs in one array asks)
+      const base = Math.floor(r() * 100);
+      const n = accelerationDeltasInboundBatch(model, state, link, f, 3, stride, count, dofs, du, w, 5, base);
       const one = { dofs: new Int32Array(model.nv), du: new Float64Array(model.nv), w: new Float64Array(model.nv) };
       for (let v = 0; v < count; v++) {
         expect(accelerationDeltasInbound(model, state, link, f, 3 + v * stride, null, 0, one.dofs, one.du, one.w, 0)).toBe(n);
         for (let k = 0; k < n; k++) {
-          expect(dofs[5 + v * n + k]).toBe(one.dofs[k]);
+          expect(dofs[5 + v * n + k]).toBe(one.dofs[k] + base);
           expect(du[5 + v * n + k]).toBe(one.du[k]);
           expect(w[5 + v * n + k]).toBe(one.w[k]);
         }

@@ -33,14 +33,15 @@ const TAG_ORDER = [0, 1, 4, 5, 6, 2, 3];
 const TAG_RANK = [0, 1, 5, 6, 2, 3, 4];
 
 /**
- * Where a run of inbound entries (dofs in idx[start..end), accumulator offset ao) has its free
- * root's dof 0 in acc, when the run ends with that root's dofs 5, 4, ..., 0 (the end of every path
- * on a floating tree, as the inbound pass writes it); -1 otherwise.
+ * Where a run of inbound entries (their places in acc in idx[start..end): the body's accumulator
+ * offset ao plus the dof) has its free root's dof 0 in acc, when the run ends with that root's dofs
+ * 5, 4, ..., 0 (the end of every path on a floating tree, as the inbound pass writes it); -1
+ * otherwise.
  */
 function freeRootEntry(model: Model, idx: Int32Array, start: number, end: number, ao: number): number {
   if (end - start < 6) return -1;
-  const r0 = idx[end - 1], link = model.dofLink[r0];
-  return model.jointType[link] === JointType.free && r0 === model.vOffset[link] && idx[end - 6] === r0 + 5 ? ao + r0 : -1;
+  const r0 = idx[end - 1] - ao, link = model.dofLink[r0];
+  return model.jointType[link] === JointType.free && r0 === model.vOffset[link] && idx[end - 6] === ao + r0 + 5 ? ao + r0 : -1;
 }
 
 /** Whether the model is one tree whose root (link 0) is its only free joint. */
@@ -95,15 +96,18 @@ export class ConstraintSolver {
   denseLimit = 12;
   /** Problems of bilateral rows only stay dense up to this many rows, for the exact solve of solveDirect. */
   directLimit = 96;
-  /** Per row side (2c + s): accumulator offset of its body (-1: no such side), and its inbound joint forces u (dofs in jIdx, u in jVal, D^-1 u in jW, from jStart, jLen entries). */
+  /**
+   * Per row side (2c + s): accumulator offset of its body (-1: no such side), and its inbound joint
+   * forces u (their places in acc in jIdx: the body's offset plus the dof; u in jVal, D^-1 u in jW;
+   * from jStart, jLen entries).
+   */
   private sideAcc = new Int32Array(32);
   private jStart = new Int32Array(32);
   private jLen = new Int32Array(32);
   private jIdx = new Int32Array(256);
   /**
-   * The entries of row c (its sides one after the other) run from rowStart[c] to rowEnd[c];
-   * jAcc holds each entry's index into acc (its body's offset plus its dof), so the sweeps read a
-   * row as one run of entries.
+   * The entries of row c (its sides one after the other) run from rowStart[c] to rowEnd[c]; jIdx
+   * holds each entry's index into acc, so the sweeps read a row as one run of entries.
    */
   private rowStart = new Int32Array(17);
   /** End of row c's run of entries (see rowStart). */
@@ -127,7 +131,6 @@ export class ConstraintSolver {
   private readonly scaleFloor = new Float64Array(1);
   /** Measure vectors of a batch's rows, gathered (6 each) when deferred rows sit among them. */
   private batchMeasure = new Float64Array(6 * INBOUND_BATCH);
-  private jAcc = new Int32Array(256);
   /**
    * Per row: where in acc its body's free root (dof 0) sits when the row's run ends with the six
    * root entries (a one-sided row on a tree with a free root: every path ends there, its dofs last
@@ -135,7 +138,7 @@ export class ConstraintSolver {
    */
   private rootAt = new Int32Array(16);
   private jVal = new Float64Array(256);
-  /** D^-1 u entries of the sparse sides (implicit mode), beside their u in jVal and dofs in jIdx. */
+  /** D^-1 u entries of the sparse sides (implicit mode), beside their u in jVal and places in jIdx. */
   private jW = new Float64Array(256);
   private diag = new Float64Array(16);
   /** Per row side (2c + s): what its measure reads (SideKind), its link (or first dof), and its 6-vector measure (prepareMeasures). */
@@ -173,6 +176,8 @@ export class ConstraintSolver {
       for (let k = 0; k < nb; k++) { this.accOffset[k] = accSize; accSize += bodies[this.bodyList[k]].model.nv; }
       this.accOffset[nb] = accSize;
       if (this.acc.length < accSize) this.acc = new Float64Array(2 * accSize);
+      // (combineImplicit gathers u where z sits in acc)
+      if (this.colScratch.length < accSize) this.colScratch = new Float64Array(2 * accSize);
     }
   }
 
@@ -523,11 +528,11 @@ export class ConstraintSolver {
         for (let r = c; r < c + g; r++) if (deferred[r] === 0) batch[count++] = r;
         if (this.jIdx.length < nz + count * body.model.nv) this.growSparse(nz + count * body.model.nv);
         let n: number;
-        if (count === g) n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz);
+        if (count === g) n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], mv, 12 * c, 12, g, this.jIdx, this.jVal, this.jW, nz, ao);
         else {
           const bm = this.batchMeasure;
           for (let v = 0; v < count; v++) for (let e = 0; e < 6; e++) bm[6 * v + e] = mv[12 * batch[v] + e];
-          n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], bm, 0, 6, count, this.jIdx, this.jVal, this.jW, nz);
+          n = accelerationDeltasInboundBatch(body.model, body.state, this.sideLink[2 * c], bm, 0, 6, count, this.jIdx, this.jVal, this.jW, nz, ao);
         }
         const root = freeRootEntry(body.model, this.jIdx, nz, nz + n, ao); // one path: the same for all rows
         for (let v = 0; v < count; v++) {
@@ -544,18 +549,19 @@ export class ConstraintSolver {
         if (s >= sides) { this.sideAcc[k] = -1; this.jLen[k] = 0; continue; }
         const b = s === 0 ? rows.bodyA[i] : rows.bodyB[i];
         const body = bodies[b], model = body.model, nv = model.nv;
-        this.sideAcc[k] = this.accOffset[this.bodyLocal[b]];
+        const ao = this.accOffset[this.bodyLocal[b]];
+        this.sideAcc[k] = ao;
         if (this.jIdx.length < nz + nv) this.growSparse(nz + nv);
         let n: number;
         if (this.sideKind[k] === SideKind.Spatial) {
-          n = accelerationDeltasInbound(model, body.state, this.sideLink[k], mv, 6 * k, null, 0, this.jIdx, this.jVal, this.jW, nz);
+          n = accelerationDeltasInbound(model, body.state, this.sideLink[k], mv, 6 * k, null, 0, this.jIdx, this.jVal, this.jW, nz, ao);
         } else {
           const link = rowJointForce(rows, i, model, jf);
-          n = accelerationDeltasInbound(model, body.state, link, null, 0, jf, 0, this.jIdx, this.jVal, this.jW, nz);
+          n = accelerationDeltasInbound(model, body.state, link, null, 0, jf, 0, this.jIdx, this.jVal, this.jW, nz, ao);
         }
         this.jStart[k] = nz;
-        const val = this.jVal, w = this.jW, idx = this.jIdx, ja = this.jAcc, ao = this.sideAcc[k];
-        for (let e = nz, end = nz + n; e < end; e++) { d += val[e] * w[e]; ja[e] = ao + idx[e]; }
+        const val = this.jVal, w = this.jW, idx = this.jIdx;
+        for (let e = nz, end = nz + n; e < end; e++) d += val[e] * w[e];
         // a one-sided row's run is its one path
         if (sides === 1) this.rootAt[c] = freeRootEntry(model, idx, nz, nz + n, ao);
         nz += n;
@@ -593,9 +599,9 @@ export class ConstraintSolver {
     this.sideAcc[2 * c + 1] = -1; this.jLen[2 * c + 1] = 0;
     this.rowStart[c] = at; this.rowEnd[c] = at + n;
     this.rootAt[c] = root;
-    const val = this.jVal, w = this.jW, idx = this.jIdx, ja = this.jAcc;
+    const val = this.jVal, w = this.jW;
     let d = 0;
-    for (let e = at, end = at + n; e < end; e++) { d += val[e] * w[e]; ja[e] = ao + idx[e]; }
+    for (let e = at, end = at + n; e < end; e++) d += val[e] * w[e];
     this.diag[c] = d;
   }
 
@@ -603,7 +609,7 @@ export class ConstraintSolver {
   private buildDeferred(c: number): void {
     const rows = this.builtRows!, i = this.rowList[c], b = rows.bodyA[i], body = this.builtBodies[b];
     const ao = this.accOffset[this.bodyLocal[b]], at = this.deferredAt;
-    const n = accelerationDeltasInbound(body.model, body.state, this.sideLink[2 * c], this.measureVec, 12 * c, null, 0, this.jIdx, this.jVal, this.jW, at);
+    const n = accelerationDeltasInbound(body.model, body.state, this.sideLink[2 * c], this.measureVec, 12 * c, null, 0, this.jIdx, this.jVal, this.jW, at, ao);
     this.writeOneSidedRun(c, at, n, ao, freeRootEntry(body.model, this.jIdx, at, at + n, ao));
     this.deferredAt = at + n;
     this.deferred[c] = 0;
@@ -660,14 +666,13 @@ export class ConstraintSolver {
   private growSparse(size: number): void {
     const grown = Math.max(2 * this.jIdx.length, size);
     const ji = new Int32Array(grown); ji.set(this.jIdx); this.jIdx = ji;
-    const ja = new Int32Array(grown); ja.set(this.jAcc); this.jAcc = ja;
     const jv = new Float64Array(grown); jv.set(this.jVal); this.jVal = jv;
     const jw = new Float64Array(grown); jw.set(this.jW); this.jW = jw;
   }
 
   /** z += delta * D^-1 u_c over the entries of row c (both its sides; acc holds z per body). */
   private implicitApply(c: number, delta: number): void {
-    const acc = this.acc, ja = this.jAcc, w = this.jW;
+    const acc = this.acc, ja = this.jIdx, w = this.jW;
     for (let e = this.rowStart[c], end = this.rowEnd[c]; e < end; e++) acc[ja[e]] += delta * w[e];
   }
 
@@ -675,7 +680,7 @@ export class ConstraintSolver {
    * Projected Gauss-Seidel on the implicit K: the sweep of PgsSolver (same order, over-relaxation,
    * bounds, friction boxes re-clamped after each sweep, natural-map residual) with the measures
    * a_c = b_c + u_c . z read through the rows' entries (u in jVal, D^-1 u in jW, their places in
-   * z in jAcc). The loops are written out here, on local copies of the arrays, as they run many
+   * z in jIdx). The loops are written out here, on local copies of the arrays, as they run many
    * times a step.
    */
   private solveImplicit(options: PgsOptions): PgsResult {
@@ -699,7 +704,7 @@ export class ConstraintSolver {
         f[c] = x;
       }
     }
-    const acc = this.acc, ja = this.jAcc, val = this.jVal, w = this.jW, rs = this.rowStart, re = this.rowEnd, b = this.b, rootAt = this.rootAt;
+    const acc = this.acc, ja = this.jIdx, val = this.jVal, w = this.jW, rs = this.rowStart, re = this.rowEnd, b = this.b, rootAt = this.rootAt;
     acc.fill(0, 0, this.accOffset[this.nBodies]);
     for (let c = 0; c < m; c++) if (f[c] !== 0) this.implicitApply(c, f[c]);
     const res = this.implicitResult;
@@ -777,7 +782,7 @@ export class ConstraintSolver {
   private implicitResidual(): void {
     let worst = 0, worstRow = -1;
     const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, scale = this.scale, b = this.b;
-    const acc = this.acc, ja = this.jAcc, val = this.jVal, rs = this.rowStart, re = this.rowEnd, rootAt = this.rootAt, deferred = this.deferred;
+    const acc = this.acc, ja = this.jIdx, val = this.jVal, rs = this.rowStart, re = this.rowEnd, rootAt = this.rootAt, deferred = this.deferred;
     for (let c = 0; c < m; c++) {
       if (deferred[c] === 1 && this.waits(c)) continue;
       const d = scale[c];
@@ -1041,8 +1046,9 @@ export class ConstraintSolver {
 
   /** out += M^-1 J^T f for the row sides on the k-th body: the outbound half of AccelerationDeltas on sum_i f_i u_i (implicit mode). */
   private combineImplicit(k: number, B: Body, out: Float64Array): void {
-    const nv = B.model.nv, u = this.colScratch, idx = this.jIdx, val = this.jVal;
-    u.fill(0, 0, nv);
+    // (u sits where the body's z does in acc: the entries' places in jIdx)
+    const nv = B.model.nv, ao = this.accOffset[k], idx = this.jIdx, val = this.jVal, u = this.colScratch;
+    u.fill(0, ao, ao + nv);
     for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
       const entry = this.entries[e];
       const fc = this.f[entry >> 1];
@@ -1051,7 +1057,7 @@ export class ConstraintSolver {
       for (let q = j0; q < j1; q++) u[idx[q]] += fc * val[q];
     }
     const dq = this.rateScratch.length >= nv ? this.rateScratch : (this.rateScratch = new Float64Array(2 * nv));
-    accelerationDeltasOutbound(B.model, B.state, u, 0, dq);
+    accelerationDeltasOutbound(B.model, B.state, u, ao, dq);
     for (let d = 0; d < nv; d++) out[d] += dq[d];
   }
 
