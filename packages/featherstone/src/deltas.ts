@@ -151,6 +151,38 @@ export function accelerationDeltasInboundBatch(
 }
 
 /**
+ * accelerationDeltasInbound for a pair of spatial test forces on two links of one tree at once
+ * (the two sides of a row between two links of one body: f at fa on linkA, f at fb on linkB, link
+ * coordinates). The inbound pass is linear in its force, so the two are carried up separately
+ * only to the links' lowest common ancestor; there their forces add, and one pass goes on to the
+ * root. The entries (written from oo) are linkA's branch, linkB's branch, then the common path,
+ * each joint once: u = u_A + u_B, with u . D^-1 u the pair's diagonal entry of J M^-1 J^T.
+ * Returns how many. (Links on separate trees of a forest share no ancestor: both paths are written.)
+ */
+export function accelerationDeltasInboundPair(
+  model: Model, state: State, linkA: number, linkB: number, f: ArrayLike<number>, fa: number, fb: number,
+  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number, dofBase = 0,
+): number {
+  requireDynamics(state);
+  const parent = model.parent, F = state.work.batchForce;
+  // (a parent's index is below its children's)
+  let a = linkA, b = linkB;
+  while (a !== b) if (a > b) a = parent[a]; else b = parent[b];
+  const common = a;
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, n = 0;
+  for (let side = 0; side < 2; side++) {
+    const link = side === 0 ? linkA : linkB, fo = side === 0 ? fa : fb;
+    for (let e = 0; e < 6; e++) F[e] = -f[fo + e];
+    // the branch below the common ancestor leaves its force, carried up, in F
+    if (link !== common) n += inboundPath(model, state, link, 1, null, 0, outDof, outDu, outDinvDu, oo + n, dofBase, common);
+    s0 += F[0]; s1 += F[1]; s2 += F[2]; s3 += F[3]; s4 += F[4]; s5 += F[5];
+  }
+  if (common < 0) return n;
+  F[0] = s0; F[1] = s1; F[2] = s2; F[3] = s3; F[4] = s4; F[5] = s5;
+  return n + inboundPath(model, state, common, 1, null, 0, outDof, outDu, outDinvDu, oo + n, dofBase);
+}
+
+/**
  * The outbound half of AccelerationDeltas (lines 18-22) for joint forces du given on every dof
  * (nv numbers at duo, zero where no test force reached): the delta joint accelerations
  * M^-1 J^T f of the test forces whose inbound halves sum to du (accelerationDeltasInbound), in one
@@ -184,7 +216,8 @@ function propagateInbound(model: Model, state: State, link: number, jointForce: 
 }
 
 /**
- * Inbound loop over the ancestors of `link`, lines 6-16, for `count` test forces at once (dp of
+ * Inbound loop over `link` and its ancestors up to `stop` (not included; -1: to the root), lines
+ * 6-16, for `count` test forces at once (dp of
  * force v in work.batchForce at 6 v, and carried up there):
  *   du_i = -S_i^T dp_i (+ the joint force on `link`),  dp_parent = X_i^T (dp_i + U_i D_i^-1 du_i).
  * Force v's path entries (dof, du_i, D_i^-1 du_i, each link's last dof first) are written from
@@ -194,15 +227,15 @@ function propagateInbound(model: Model, state: State, link: number, jointForce: 
  */
 function inboundPath(
   model: Model, state: State, link: number, count: number, jointForce: ArrayLike<number> | null, jfo: number,
-  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number, dofBase: number,
+  outDof: Int32Array, outDu: Float64Array, outDinvDu: Float64Array, oo: number, dofBase: number, stop = -1,
 ): number {
   const w = state.work, F = w.batchForce;
   const U = w.U, Dinv = w.Dinv, Xup = w.Xup;
   const type = model.jointType, parent = model.parent, axis = model.axis, jointNv = model.jointNv;
   let n = 0;
-  for (let i = link; i >= 0; i = parent[i]) n += jointNv[i];
+  for (let i = link; i !== stop; i = parent[i]) n += jointNv[i];
   let at = oo;
-  for (let i = link; i >= 0; i = parent[i]) {
+  for (let i = link; i !== stop; i = parent[i]) {
     // (v0: the joint's first dof as written out, dofBase added)
     const io = 36 * i, t = type[i], p = parent[i], nv = jointNv[i], v0 = model.vOffset[i] + dofBase, xo = 12 * i;
     const jf = jointForce !== null && i === link;

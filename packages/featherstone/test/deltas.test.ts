@@ -8,6 +8,7 @@ import {
   accelerationDeltasForce,
   accelerationDeltasInbound,
   accelerationDeltasInboundBatch,
+  accelerationDeltasInboundPair,
   accelerationDeltasJointForce,
   accelerationDeltasOutbound,
   accelerationDeltasTorque,
@@ -165,6 +166,57 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
     forwardDynamics(model, state);
     const big = new Float64Array(6 * (INBOUND_BATCH + 1)), out = new Float64Array(64);
     expect(() => accelerationDeltasInboundBatch(model, state, 0, big, 0, 6, INBOUND_BATCH + 1, new Int32Array(64), out, out, 0)).toThrow(/count must be/);
+  });
+
+  it('for a pair of forces on two links of one tree: each joint once, u = u_A + u_B and u . D^-1 u as the two inbound halves give them (60 random trees and forests)', () => {
+    const r = rng(77);
+    let shared = 0, worst = 0;
+    for (let trial = 0; trial < 60; trial++) {
+      const model = randomModel(r, { links: 1 + Math.floor(r() * 20) });
+      const state = randomState(r, model);
+      forwardDynamics(model, state);
+      const nv = model.nv;
+      const la = Math.floor(r() * model.nLinks), lb = r() < 0.1 ? la : Math.floor(r() * model.nLinks);
+      const f = Float64Array.from({ length: 14 }, () => 2 * r() - 1);
+      // the two halves alone, summed per dof
+      const u = new Float64Array(nv), w = new Float64Array(nv);
+      const sides: { dofs: Int32Array; du: Float64Array; w: Float64Array; n: number }[] = [];
+      for (const [link, fo] of [[la, 1], [lb, 8]]) {
+        const one = { dofs: new Int32Array(nv), du: new Float64Array(nv), w: new Float64Array(nv), n: 0 };
+        one.n = accelerationDeltasInbound(model, state, link, f, fo, null, 0, one.dofs, one.du, one.w, 0);
+        for (let k = 0; k < one.n; k++) { u[one.dofs[k]] += one.du[k]; w[one.dofs[k]] += one.w[k]; }
+        sides.push(one);
+      }
+      // u_A . D^-1 u_A + u_B . D^-1 u_B + 2 u_A . D^-1 u_B over the joints both paths share
+      const wB = new Float64Array(nv), onB = new Uint8Array(nv);
+      for (let k = 0; k < sides[1].n; k++) { wB[sides[1].dofs[k]] = sides[1].w[k]; onB[sides[1].dofs[k]] = 1; }
+      let diag = 0, cross = 0;
+      for (const one of sides) for (let k = 0; k < one.n; k++) diag += one.du[k] * one.w[k];
+      for (let k = 0; k < sides[0].n; k++) if (onB[sides[0].dofs[k]]) { cross += sides[0].du[k] * wB[sides[0].dofs[k]]; shared++; }
+      diag += 2 * cross;
+      const base = Math.floor(r() * 50);
+      const dofs = new Int32Array(2 * nv + 3), du = new Float64Array(2 * nv + 3), dw = new Float64Array(2 * nv + 3);
+      const n = accelerationDeltasInboundPair(model, state, la, lb, f, 1, 8, dofs, du, dw, 3, base);
+      const seen = new Uint8Array(nv), pu = new Float64Array(nv), pw = new Float64Array(nv);
+      let pairDiag = 0;
+      for (let k = 3; k < 3 + n; k++) {
+        const d = dofs[k] - base;
+        expect(seen[d]).toBe(0); // each joint once
+        seen[d] = 1;
+        pu[d] = du[k]; pw[d] = dw[k];
+        pairDiag += du[k] * dw[k];
+      }
+      // the union of the two paths, nothing else
+      for (let d = 0; d < nv; d++) expect(seen[d]).toBe(sides.some((one) => one.dofs.subarray(0, one.n).includes(d)) ? 1 : 0);
+      const scale = Math.max(1, ...Array.from(u, Math.abs), ...Array.from(w, Math.abs));
+      for (let d = 0; d < nv; d++) {
+        worst = Math.max(worst, Math.abs(pu[d] - u[d]) / scale, Math.abs(pw[d] - w[d]) / scale);
+      }
+      worst = Math.max(worst, Math.abs(pairDiag - diag) / Math.max(1, Math.abs(diag)));
+    }
+    console.log(`inbound pair vs two inbound halves: worst relative error ${worst.toExponential(2)}, ${shared} shared dofs`);
+    expect(shared).toBeGreaterThan(50);
+    expect(worst).toBeLessThan(1e-12);
   });
 
   it('refuses to run before forwardDynamics has left its quantities', () => {

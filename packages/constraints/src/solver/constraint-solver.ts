@@ -14,7 +14,7 @@
  * its link to the root, and K is applied row by row as u^T D^-1 u (buildImplicit); the outbound
  * half runs once per body when the forces are applied.
  */
-import { JointType, accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasOutbound, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
+import { JointType, accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasInboundPair, accelerationDeltasOutbound, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Model } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
@@ -542,6 +542,16 @@ export class ConstraintSolver {
         c += g - 1;
         continue;
       }
+      if (sides === 2 && rows.bodyA[i] === rows.bodyB[i] && this.sideKind[2 * c] === SideKind.Spatial && this.sideKind[2 * c + 1] === SideKind.Spatial) {
+        // both sides on one body (a self-contact): one run over both paths, which join at the
+        // links' common ancestor (featherstone accelerationDeltasInboundPair), read as one side
+        const body = bodies[rows.bodyA[i]], model = body.model, ao = this.accOffset[this.bodyLocal[rows.bodyA[i]]];
+        if (this.jIdx.length < nz + model.nv) this.growSparse(nz + model.nv);
+        const n = accelerationDeltasInboundPair(model, body.state, this.sideLink[2 * c], this.sideLink[2 * c + 1], mv, 12 * c, 12 * c + 6, this.jIdx, this.jVal, this.jW, nz, ao);
+        this.writeOneSidedRun(c, nz, n, ao, freeRootEntry(model, this.jIdx, nz, nz + n, ao));
+        nz += n;
+        continue;
+      }
       let d = 0;
       this.rowStart[c] = nz;
       for (let s = 0; s < 2; s++) {
@@ -567,10 +577,8 @@ export class ConstraintSolver {
         nz += n;
         this.jLen[k] = n;
       }
+      // (two sides on two bodies: K_ii is the sum of the sides' u . D^-1 u)
       if (sides === 2) this.rootAt[c] = -1;
-      // K_ii = sum over pairs of sides on the same body of u_s . D^-1 u_t (both sides on one body:
-      // a self-contact, whose cross terms the loop above left out)
-      if (sides === 2 && rows.bodyA[i] === rows.bodyB[i]) { this.sparseDot(2 * c, 2 * c + 1); d += 2 * this.dotOut[0]; }
       this.diag[c] = d;
       this.rowEnd[c] = nz;
     }
@@ -647,21 +655,6 @@ export class ConstraintSolver {
 
   /** A joint's generalised test force (up to 6 dofs). */
   private readonly jointForce = new Float64Array(6);
-
-  /** The result of sparseDot (an array: a returned double is boxed on the heap when the call is not inlined). */
-  private readonly dotOut = new Float64Array(1);
-
-  /** u_a . D^-1 u_b for two row sides on one body (their entries run from the leaf to the root), into dotOut[0]. */
-  private sparseDot(a: number, b: number): void {
-    const idx = this.jIdx, val = this.jVal, w = this.jW;
-    let p = this.jStart[a], q = this.jStart[b];
-    const pe = p + this.jLen[a], qe = q + this.jLen[b];
-    let s = 0;
-    while (p < pe && q < qe) {
-      if (idx[p] === idx[q]) { s += val[p] * w[q]; p++; q++; } else if (idx[p] > idx[q]) p++; else q++;
-    }
-    this.dotOut[0] = s;
-  }
 
   private growSparse(size: number): void {
     const grown = Math.max(2 * this.jIdx.length, size);
