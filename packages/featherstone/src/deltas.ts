@@ -189,6 +189,19 @@ export function accelerationDeltasInboundPair(
  * pass over the tree. The delta link accelerations are left in state.work.da.
  */
 export function accelerationDeltasOutbound(model: Model, state: State, du: ArrayLike<number>, duo: number, outDqdd: Arr): Arr {
+  return outbound(model, state, du, duo, outDqdd, false);
+}
+
+/**
+ * accelerationDeltasOutbound given z = D^-1 du joint by joint instead of du (the sum of the
+ * inbound halves' D^-1 u entries: what the constraint solver's sweeps keep up to date), which
+ * saves gathering du: dqdd_i = z_i - D_i^-1 U_i^T da'_i.
+ */
+export function accelerationDeltasOutboundScaled(model: Model, state: State, z: ArrayLike<number>, zo: number, outDqdd: Arr): Arr {
+  return outbound(model, state, z, zo, outDqdd, true);
+}
+
+function outbound(model: Model, state: State, du: ArrayLike<number>, duo: number, outDqdd: Arr, scaled: boolean): Arr {
   requireDynamics(state);
   const w = state.work, tag = ++w.stampCounter;
   for (let i = 0; i < model.nLinks; i++) {
@@ -196,7 +209,7 @@ export function accelerationDeltasOutbound(model: Model, state: State, du: Array
     const v0 = model.vOffset[i], vo = 6 * i;
     for (let r = 0; r < model.jointNv[i]; r++) w.du[vo + r] = du[duo + v0 + r];
   }
-  outward(model, state, outDqdd);
+  outward(model, state, outDqdd, scaled);
   return outDqdd;
 }
 
@@ -321,7 +334,7 @@ function inboundPath(
  * Outbound loop over every link, lines 18-22: da'_i = X_i da_parent (da_0 = 0),
  * dqdd_i = D_i^-1 (du_i - U_i^T da'_i) with du_i = 0 off the path, da_i = da'_i + S_i dqdd_i.
  */
-function outward(model: Model, state: State, dqdd: Arr): void {
+function outward(model: Model, state: State, dqdd: Arr, scaled = false): void {
   const w = state.work;
   const du = w.du, U = w.U, Dinv = w.Dinv, X = w.Xup, stamp = w.stamp, da = w.da;
   const tag = w.stampCounter;
@@ -346,7 +359,8 @@ function outward(model: Model, state: State, dqdd: Arr): void {
     const t = type[i], d = vOffset[i];
     const onPath = stamp[i] === tag;
     if (t === JointType.revolute || t === JointType.prismatic) {
-      const q = Dinv[io] * ((onPath ? du[vo] : 0) - (U[io] * a0 + U[io + 1] * a1 + U[io + 2] * a2 + U[io + 3] * a3 + U[io + 4] * a4 + U[io + 5] * a5));
+      const ua = U[io] * a0 + U[io + 1] * a1 + U[io + 2] * a2 + U[io + 3] * a3 + U[io + 4] * a4 + U[io + 5] * a5;
+      const q = scaled ? (onPath ? du[vo] : 0) - Dinv[io] * ua : Dinv[io] * ((onPath ? du[vo] : 0) - ua);
       dqdd[d] = q;
       const ao = 3 * i;
       if (t === JointType.revolute) { a0 += axis[ao] * q; a1 += axis[ao + 1] * q; a2 += axis[ao + 2] * q; }
@@ -355,15 +369,17 @@ function outward(model: Model, state: State, dqdd: Arr): void {
       let e0 = -(U[io] * a0 + U[io + 1] * a1 + U[io + 2] * a2 + U[io + 3] * a3 + U[io + 4] * a4 + U[io + 5] * a5);
       let e1 = -(U[io + 6] * a0 + U[io + 7] * a1 + U[io + 8] * a2 + U[io + 9] * a3 + U[io + 10] * a4 + U[io + 11] * a5);
       let e2 = -(U[io + 12] * a0 + U[io + 13] * a1 + U[io + 14] * a2 + U[io + 15] * a3 + U[io + 16] * a4 + U[io + 17] * a5);
-      if (onPath) { e0 += du[vo]; e1 += du[vo + 1]; e2 += du[vo + 2]; }
-      const q0 = Dinv[io] * e0 + Dinv[io + 1] * e1 + Dinv[io + 2] * e2;
-      const q1 = Dinv[io + 3] * e0 + Dinv[io + 4] * e1 + Dinv[io + 5] * e2;
-      const q2 = Dinv[io + 6] * e0 + Dinv[io + 7] * e1 + Dinv[io + 8] * e2;
+      if (onPath && !scaled) { e0 += du[vo]; e1 += du[vo + 1]; e2 += du[vo + 2]; }
+      let q0 = Dinv[io] * e0 + Dinv[io + 1] * e1 + Dinv[io + 2] * e2;
+      let q1 = Dinv[io + 3] * e0 + Dinv[io + 4] * e1 + Dinv[io + 5] * e2;
+      let q2 = Dinv[io + 6] * e0 + Dinv[io + 7] * e1 + Dinv[io + 8] * e2;
+      if (onPath && scaled) { q0 += du[vo]; q1 += du[vo + 1]; q2 += du[vo + 2]; }
       dqdd[d] = q0; dqdd[d + 1] = q1; dqdd[d + 2] = q2;
       a0 += q0; a1 += q1; a2 += q2;
     } else if (t === JointType.free && p < 0) {
       // a free root: S = 1 and no parent motion, so dqdd = D^-1 du (du = 0 off the path) = da
-      if (onPath) {
+      if (onPath && scaled) for (let r = 0; r < 6; r++) { dqdd[d + r] = du[vo + r]; da[vo + r] = du[vo + r]; }
+      else if (onPath) {
         const u0 = du[vo], u1 = du[vo + 1], u2 = du[vo + 2], u3 = du[vo + 3], u4 = du[vo + 4], u5 = du[vo + 5];
         for (let r = 0; r < 6; r++) {
           const o = io + 6 * r;
@@ -374,28 +390,28 @@ function outward(model: Model, state: State, dqdd: Arr): void {
       continue;
     } else if (t !== JointType.fixed) {
       da[vo] = a0; da[vo + 1] = a1; da[vo + 2] = a2; da[vo + 3] = a3; da[vo + 4] = a4; da[vo + 5] = a5;
-      outwardGeneral(model, w, i, onPath, dqdd);
+      outwardGeneral(model, w, i, onPath, scaled, dqdd);
       continue;
     }
     da[vo] = a0; da[vo + 1] = a1; da[vo + 2] = a2; da[vo + 3] = a3; da[vo + 4] = a4; da[vo + 5] = a5;
   }
 }
 
-/** dqdd_i and da_i from S, for any joint (da'_i already in da). */
-function outwardGeneral(model: Model, w: State['work'], i: number, onPath: boolean, dqdd: Arr): void {
+/** dqdd_i and da_i from S, for any joint (da'_i already in da; du holds D^-1 du when `scaled`). */
+function outwardGeneral(model: Model, w: State['work'], i: number, onPath: boolean, scaled: boolean, dqdd: Arr): void {
   const du = w.du, U = w.U, Dinv = w.Dinv, da = w.da, S = model.S;
   const tmp = w.tmp2; // at 12..17
   const nv = model.jointNv[i];
   const vo = 6 * i, so = 36 * i, dof0 = model.vOffset[i];
   for (let r = 0; r < nv; r++) {
-    let s = onPath ? du[vo + r] : 0;
+    let s = onPath && !scaled ? du[vo + r] : 0;
     for (let e = 0; e < 6; e++) s -= U[so + 6 * r + e] * da[vo + e];
     tmp[12 + r] = s;
   }
   for (let r = 0; r < nv; r++) {
     let s = 0;
     for (let k = 0; k < nv; k++) s += Dinv[so + nv * r + k] * tmp[12 + k];
-    dqdd[dof0 + r] = s;
+    dqdd[dof0 + r] = onPath && scaled ? s + du[vo + r] : s;
   }
   for (let k = 0; k < nv; k++) {
     const qk = dqdd[dof0 + k];

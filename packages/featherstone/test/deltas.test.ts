@@ -11,6 +11,7 @@ import {
   accelerationDeltasInboundPair,
   accelerationDeltasJointForce,
   accelerationDeltasOutbound,
+  accelerationDeltasOutboundScaled,
   accelerationDeltasTorque,
   forwardDynamics,
   INBOUND_BATCH,
@@ -90,7 +91,7 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
     }
   });
 
-  it('split in its inbound and outbound halves: the outbound of a sum of inbound results is the sum of the deltas, and u . D^-1 u\' is the pairing J M^-1 J\'^T (60 random trees, forces on links and on joints)', () => {
+  it('split in its inbound and outbound halves: the outbound of a sum of inbound results (given as du or as D^-1 du) is the sum of the deltas, and u . D^-1 u\' is the pairing J M^-1 J\'^T (60 random trees, forces on links and on joints)', () => {
     const r = rng(77);
     let worst = 0;
     for (let trial = 0; trial < 60; trial++) {
@@ -108,8 +109,8 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
       const ua = new Float64Array(nv), wa = new Float64Array(nv);
       for (let k = 0; k < na; k++) { ua[dofs[k]] = du[k]; wa[dofs[k]] = w[k]; }
       const nb = accelerationDeltasInbound(model, state, lb, null, 0, jb, 0, dofs, du, w, 0);
-      const ub = new Float64Array(nv);
-      for (let k = 0; k < nb; k++) ub[dofs[k]] = du[k];
+      const ub = new Float64Array(nv), wb = new Float64Array(nv);
+      for (let k = 0; k < nb; k++) { ub[dofs[k]] = du[k]; wb[dofs[k]] = w[k]; }
       // the path: every dof of the link and its ancestors, each once
       let count = 0;
       for (let i = la; i >= 0; i = model.parent[i]) count += model.jointNv[i];
@@ -123,6 +124,11 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
       const expected = Float64Array.from(da, (x, d) => x + db[d]);
       worst = Math.max(worst, relErr(both, expected));
       expect(relErr(both, expected)).toBeLessThan(1e-9);
+      // the same from z = D^-1 du (the inbound halves' D^-1 u entries summed), as the solver keeps it
+      const z = Float64Array.from(wa, (x, d) => x + wb[d]);
+      const fromZ = accelerationDeltasOutboundScaled(model, state, z, 0, new Float64Array(nv));
+      worst = Math.max(worst, relErr(fromZ, expected));
+      expect(relErr(fromZ, expected)).toBeLessThan(1e-9);
       // the pairing: J_b^T of the joint force on b's dofs, against the response to a
       const v0 = model.vOffset[lb];
       let pairing = 0;
@@ -131,7 +137,7 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
       for (let d = 0; d < nv; d++) viaInbound += ub[d] * wa[d];
       expect(Math.abs(viaInbound - pairing)).toBeLessThan(1e-9 * Math.max(1, Math.abs(pairing)));
     }
-    console.log(`inbound + outbound halves vs AccelerationDeltas: worst relative error ${worst.toExponential(2)}`);
+    console.log(`inbound + outbound halves (from du and from D^-1 du) vs AccelerationDeltas: worst relative error ${worst.toExponential(2)}`);
   });
 
   it('in batches: up to INBOUND_BATCH forces on one link give, to the bit, what one inbound half each gives, dof indices offset by dofBase (60 random trees, every joint type)', () => {

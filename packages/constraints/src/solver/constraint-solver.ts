@@ -14,7 +14,7 @@
  * its link to the root, and K is applied row by row as u^T D^-1 u (buildImplicit); the outbound
  * half runs once per body when the forces are applied.
  */
-import { JointType, accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasInboundPair, accelerationDeltasOutbound, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
+import { JointType, accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasInboundPair, accelerationDeltasOutboundScaled, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Model } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
@@ -176,8 +176,6 @@ export class ConstraintSolver {
       for (let k = 0; k < nb; k++) { this.accOffset[k] = accSize; accSize += bodies[this.bodyList[k]].model.nv; }
       this.accOffset[nb] = accSize;
       if (this.acc.length < accSize) this.acc = new Float64Array(2 * accSize);
-      // (combineImplicit gathers u where z sits in acc)
-      if (this.colScratch.length < accSize) this.colScratch = new Float64Array(2 * accSize);
     }
   }
 
@@ -1014,8 +1012,9 @@ export class ConstraintSolver {
 
   /**
    * out_b = base_b + scale * sum_i f_i dqdd_i for each body b of the problem (dqdd of each row
-   * side, as kept by buildK). `target` picks what is written: 'qdd' (constrained accelerations
-   * from qdd0), 'qd' (a velocity jump added to qd), or 'dq' (into body.scratch).
+   * side, as kept by buildK), f the forces of the last solve. `target` picks what is written:
+   * 'qdd' (constrained accelerations from qdd0), 'qd' (a velocity jump added to qd), or 'dq' (into
+   * body.scratch).
    */
   combine(bodies: readonly Body[], target: 'qdd' | 'qd' | 'dq'): void {
     for (let k = 0; k < this.nBodies; k++) {
@@ -1037,20 +1036,15 @@ export class ConstraintSolver {
     }
   }
 
-  /** out += M^-1 J^T f for the row sides on the k-th body: the outbound half of AccelerationDeltas on sum_i f_i u_i (implicit mode). */
+  /**
+   * out += M^-1 J^T f for the row sides on the k-th body (implicit mode): the outbound half of
+   * AccelerationDeltas on sum_i f_i u_i, given as the solve left it, z = D^-1 sum_i f_i u_i in acc
+   * (featherstone accelerationDeltasOutboundScaled). Call it after solve, before the next setRows.
+   */
   private combineImplicit(k: number, B: Body, out: Float64Array): void {
-    // (u sits where the body's z does in acc: the entries' places in jIdx)
-    const nv = B.model.nv, ao = this.accOffset[k], idx = this.jIdx, val = this.jVal, u = this.colScratch;
-    u.fill(0, ao, ao + nv);
-    for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
-      const entry = this.entries[e];
-      const fc = this.f[entry >> 1];
-      if (fc === 0) continue;
-      const j0 = this.jStart[entry], j1 = j0 + this.jLen[entry];
-      for (let q = j0; q < j1; q++) u[idx[q]] += fc * val[q];
-    }
+    const nv = B.model.nv;
     const dq = this.rateScratch.length >= nv ? this.rateScratch : (this.rateScratch = new Float64Array(2 * nv));
-    accelerationDeltasOutbound(B.model, B.state, u, ao, dq);
+    accelerationDeltasOutboundScaled(B.model, B.state, this.acc, this.accOffset[k], dq);
     for (let d = 0; d < nv; d++) out[d] += dq[d];
   }
 
