@@ -766,22 +766,27 @@ export class World {
         if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
       }
     }
+    // every body's root, once (parent[] holds it from here on: each entry points at its root)
+    for (let b = 0; b < nb; b++) parent[b] = this.islandRoot(b);
     // island index per root with rows, in order of the smallest body index (deterministic)
     let n = 0;
-    for (let j = 0; j < rows.count; j++) countByRoot[this.islandRoot(rows.bodyA[j])]++;
-    for (let b = 0; b < nb; b++) if (this.islandRoot(b) === b && countByRoot[b] > 0) id[b] = n++;
+    const count = rows.count, bodyA = rows.bodyA;
+    for (let j = 0; j < count; j++) countByRoot[parent[bodyA[j]]]++;
+    for (let b = 0; b < nb; b++) if (parent[b] === b && countByRoot[b] > 0) id[b] = n++;
     if (this.islandStart.length < n + 1) this.islandStart = new Int32Array(2 * n + 1);
-    this.islandStart.fill(0, 0, n + 1);
-    for (let j = 0; j < rows.count; j++) this.islandStart[id[this.islandRoot(rows.bodyA[j])] + 1]++;
-    for (let k = 0; k < n; k++) this.islandStart[k + 1] += this.islandStart[k];
-    if (this.islandRows.length < rows.count) this.islandRows = new Int32Array(2 * rows.count);
-    // countByRoot becomes the fill cursor of each island
+    if (this.islandRows.length < count) this.islandRows = new Int32Array(2 * count);
+    const start = this.islandStart, islandRows = this.islandRows;
+    start.fill(0, 0, n + 1);
     for (let b = 0; b < nb; b++) {
-      const r = this.islandRoot(b);
+      const r = parent[b];
       this.bodies[b].island = countByRoot[r] > 0 ? id[r] : -1;
+      // (rows per island, from the rows per root)
+      if (r === b && countByRoot[b] > 0) start[id[b] + 1] = countByRoot[b];
     }
-    for (let k = 0; k < n; k++) countByRoot[k] = this.islandStart[k];
-    for (let j = 0; j < rows.count; j++) this.islandRows[countByRoot[id[this.islandRoot(rows.bodyA[j])]]++] = j;
+    for (let k = 0; k < n; k++) start[k + 1] += start[k];
+    // countByRoot becomes the fill cursor of each island
+    for (let k = 0; k < n; k++) countByRoot[k] = start[k];
+    for (let j = 0; j < count; j++) islandRows[countByRoot[id[parent[bodyA[j]]]]++] = j;
     return n;
   }
 
