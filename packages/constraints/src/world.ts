@@ -26,7 +26,7 @@ import { CollisionWorld } from './collision/collision-world.js';
 import { ContactSource, type ContactOptions } from './sources/contacts.js';
 import { Body } from './body.js';
 import type { PgsOptions } from './lcp/pgs.js';
-import { rowPositionInto, rowVelocityInto } from './rows/measure.js';
+import { rowPositionInto, rowVelocitiesInto, rowVelocityInto } from './rows/measure.js';
 import { RowBuffer, RowTag } from './rows/row-buffer.js';
 import { ConstraintSolver, type KMethod } from './solver/constraint-solver.js';
 import { WarmStartTable } from './solver/warm-start.js';
@@ -474,12 +474,12 @@ export class World {
     this.dropSleepingRows(rows);
     // a rigid body moves by the world rule unless a pin holds it (Body.worldRule)
     for (let bi = 0; bi < bodies.length; bi++) bodies[bi].worldRule = bodies[bi].rigid;
+    rowVelocitiesInto(rows, bodies, rows.velocity);
     for (let j = 0; j < rows.count; j++) {
       if (rows.tag[j] === RowTag.Pin) {
         bodies[rows.bodyA[j]].worldRule = false;
         if (rows.bodyB[j] >= 0) bodies[rows.bodyB[j]].worldRule = false;
       }
-      rowVelocityInto(rows, j, bodies, rows.velocity, j);
       rows.force[j] = rows.key[j] === -1 ? 0 : this.warm.get(rows.key[j]);
       const tag = rows.tag[j];
       if (tag === RowTag.Pin || tag === RowTag.Limit || tag === RowTag.Contact) {

@@ -8,6 +8,11 @@ import { PgsSolver } from '../src/lcp/pgs.js';
 import { randomMixedLcp, SeededRandom } from '../src/lcp/random-problems.js';
 import { WarmStartTable } from '../src/solver/warm-start.js';
 import { sortKeysInPlace } from '../src/solver/sort-keys.js';
+import { forwardKinematics } from '@sinew/featherstone';
+import { World } from '../src/index.js';
+import { rowVelocitiesInto, rowVelocityInto } from '../src/rows/measure.js';
+import { RowType } from '../src/rows/row-buffer.js';
+import { humanoidTree } from './humanoid-fixture.js';
 
 describe('WarmStartTable', () => {
   it('answers like a Map over 20 generations of random keys (contact keys near -2^53, limit and drive keys), growing from 4 slots', () => {
@@ -84,5 +89,36 @@ describe('sortKeysInPlace', () => {
       expect(Array.from(sorted.subarray(0, n))).toEqual(expected);
       expect(Array.from(keys.subarray(n))).toEqual(new Array(7).fill(-1));
     }
+  });
+});
+
+describe('rowVelocitiesInto', () => {
+  it("gives rowVelocityInto's bits row by row, a contact's rows sharing their point's velocity (two humanoids falling into each other and onto the ground)", () => {
+    const world = new World({ sleep: false });
+    world.addStatic({ geometry: { type: 'plane' } });
+    for (let k = 0; k < 2; k++) {
+      const body = world.addBody(humanoidTree(), { name: `man${k}` });
+      const r = Math.SQRT1_2;
+      body.state.q.set([0.05 * k, 0.3 + 0.35 * k, 0]);
+      body.state.q.set([-r, 0, 0, r], 3);
+    }
+    let checked = 0, shared = 0, twoSided = 0;
+    for (let s = 0; s < 60; s++) {
+      world.step(1 / 60);
+      const rows = world.rows, bodies = world.bodies;
+      for (const b of bodies) forwardKinematics(b.model, b.state, true);
+      const one = new Float64Array(rows.count), all = new Float64Array(rows.count);
+      for (let j = 0; j < rows.count; j++) rowVelocityInto(rows, j, bodies, one, j);
+      rowVelocitiesInto(rows, bodies, all);
+      for (let j = 0; j < rows.count; j++) {
+        expect(all[j]).toBe(one[j]);
+        checked++;
+        if (rows.type[j] === RowType.Point && rows.bodyB[j] >= 0) twoSided++;
+        if (j > 0 && rows.type[j] === RowType.Point && rows.type[j - 1] === RowType.Point && rows.linkA[j] === rows.linkA[j - 1] && rows.pA[3 * j] === rows.pA[3 * j - 3]) shared++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+    expect(shared).toBeGreaterThan(500);
+    expect(twoSided).toBeGreaterThan(10);
   });
 });

@@ -95,6 +95,38 @@ export function rowVelocityInto(rows: RowBuffer, j: number, bodies: readonly Bod
   out[k] = sum[0];
 }
 
+/** World velocities of the last point each side measured (rowVelocitiesInto), and which point that was. */
+const sideVelocity = new Float64Array(6);
+const sideKey = new Float64Array(10);
+
+/**
+ * rowVelocityInto for rows [0, rows.count) into out[j]. A point row whose side has the same body,
+ * link and point as the row before it (a contact's normal and friction rows) reuses that point's
+ * velocity: the numbers are those of rowVelocityInto, row by row.
+ */
+export function rowVelocitiesInto(rows: RowBuffer, bodies: readonly Body[], out: Float64Array): void {
+  sideKey[0] = -1; sideKey[5] = -1;
+  const d = rows.dir;
+  for (let j = 0; j < rows.count; j++) {
+    if (rows.type[j] !== RowType.Point) { rowVelocityInto(rows, j, bodies, out, j); continue; }
+    const o = 3 * j, b = rows.bodyB[j];
+    let s = 0;
+    for (let side = 0; side < (b >= 0 ? 2 : 1); side++) {
+      const body = side === 0 ? rows.bodyA[j] : b, link = side === 0 ? rows.linkA[j] : rows.linkB[j];
+      const local = side === 0 ? rows.pA : rows.pB, k = 5 * side, w = 3 * side;
+      if (sideKey[k] !== body || sideKey[k + 1] !== link || sideKey[k + 2] !== local[o] || sideKey[k + 3] !== local[o + 1] || sideKey[k + 4] !== local[o + 2]) {
+        sideKey[k] = body; sideKey[k + 1] = link; sideKey[k + 2] = local[o]; sideKey[k + 3] = local[o + 1]; sideKey[k + 4] = local[o + 2];
+        v3[0] = local[o]; v3[1] = local[o + 1]; v3[2] = local[o + 2];
+        pointVelocity(bodies[body].state, link, v3, sideVelocity, w);
+      }
+      // (as addSideMotion: side 0 adds, side 1 subtracts)
+      const m = d[o] * sideVelocity[w] + d[o + 1] * sideVelocity[w + 1] + d[o + 2] * sideVelocity[w + 2];
+      s += side === 0 ? 1 * m : -1 * m;
+    }
+    out[j] = s;
+  }
+}
+
 /** Acceleration-level measure of row j with the unconstrained accelerations of the last forward-dynamics pass. */
 export function rowAcceleration(rows: RowBuffer, j: number, bodies: readonly Body[]): number {
   storeRowMotion(rows, j, bodies, 1);
