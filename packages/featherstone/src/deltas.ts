@@ -333,6 +333,7 @@ function inboundPath(
 /**
  * Outbound loop over every link, lines 18-22: da'_i = X_i da_parent (da_0 = 0),
  * dqdd_i = D_i^-1 (du_i - U_i^T da'_i) with du_i = 0 off the path, da_i = da'_i + S_i dqdd_i.
+ * When `scaled`, work.du holds D_i^-1 du_i: dqdd_i = that - D_i^-1 U_i^T da'_i.
  */
 function outward(model: Model, state: State, dqdd: Arr, scaled = false): void {
   const w = state.work;

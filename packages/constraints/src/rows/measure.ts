@@ -121,7 +121,7 @@ export function rowVelocitiesInto(rows: RowBuffer, bodies: readonly Body[], out:
       }
       // (as addSideMotion: side 0 adds, side 1 subtracts)
       const m = d[o] * sideVelocity[w] + d[o + 1] * sideVelocity[w + 1] + d[o + 2] * sideVelocity[w + 2];
-      s += side === 0 ? 1 * m : -1 * m;
+      s += side === 0 ? m : -m;
     }
     out[j] = s;
   }

@@ -97,13 +97,9 @@ export class ConstraintSolver {
   /** Problems of bilateral rows only stay dense up to this many rows, for the exact solve of solveDirect. */
   directLimit = 96;
   /**
-   * Per row side (2c + s): accumulator offset of its body (-1: no such side), and its inbound joint
-   * forces u (their places in acc in jIdx: the body's offset plus the dof; u in jVal, D^-1 u in jW;
-   * from jStart, jLen entries).
+   * The rows' inbound joint forces u (implicit mode): their places in acc in jIdx (the body's
+   * accumulator offset plus the dof), u in jVal, D^-1 u in jW.
    */
-  private sideAcc = new Int32Array(32);
-  private jStart = new Int32Array(32);
-  private jLen = new Int32Array(32);
   private jIdx = new Int32Array(256);
   /**
    * The entries of row c (its sides one after the other) run from rowStart[c] to rowEnd[c]; jIdx
@@ -487,10 +483,6 @@ export class ConstraintSolver {
   private buildImplicit(rows: RowBuffer, bodies: readonly Body[]): void {
     const m = this.m;
     this.prepareMeasures(rows, bodies);
-    if (this.sideAcc.length < 2 * m) {
-      this.sideAcc = new Int32Array(4 * m);
-      this.jStart = new Int32Array(4 * m); this.jLen = new Int32Array(4 * m);
-    }
     if (this.rowStart.length < m + 1) {
       this.rowStart = new Int32Array(2 * m + 1); this.rootAt = new Int32Array(2 * m + 1);
       this.rowEnd = new Int32Array(2 * m + 1); this.deferred = new Uint8Array(2 * m + 1);
@@ -534,49 +526,40 @@ export class ConstraintSolver {
         }
         const root = freeRootEntry(body.model, this.jIdx, nz, nz + n, ao); // one path: the same for all rows
         for (let v = 0; v < count; v++) {
-          this.writeOneSidedRun(batch[v], nz, n, ao, root);
+          this.writeRun(batch[v], nz, n, root);
           nz += n;
         }
         c += g - 1;
         continue;
       }
-      if (sides === 2 && rows.bodyA[i] === rows.bodyB[i] && this.sideKind[2 * c] === SideKind.Spatial && this.sideKind[2 * c + 1] === SideKind.Spatial) {
-        // both sides on one body (a self-contact): one run over both paths, which join at the
-        // links' common ancestor (featherstone accelerationDeltasInboundPair), read as one side
-        const body = bodies[rows.bodyA[i]], model = body.model, ao = this.accOffset[this.bodyLocal[rows.bodyA[i]]];
+      if (sides === 1 || rows.bodyA[i] === rows.bodyB[i]) {
+        // one run on one body: a row's one path, or both paths of a row between two links of one
+        // body (a self-contact), which join at the links' common ancestor (featherstone
+        // accelerationDeltasInboundPair)
+        const b = rows.bodyA[i], body = bodies[b], model = body.model, ao = this.accOffset[this.bodyLocal[b]];
         if (this.jIdx.length < nz + model.nv) this.growSparse(nz + model.nv);
-        const n = accelerationDeltasInboundPair(model, body.state, this.sideLink[2 * c], this.sideLink[2 * c + 1], mv, 12 * c, 12 * c + 6, this.jIdx, this.jVal, this.jW, nz, ao);
-        this.writeOneSidedRun(c, nz, n, ao, freeRootEntry(model, this.jIdx, nz, nz + n, ao));
+        let n: number;
+        if (sides === 2) n = accelerationDeltasInboundPair(model, body.state, this.sideLink[2 * c], this.sideLink[2 * c + 1], mv, 12 * c, 12 * c + 6, this.jIdx, this.jVal, this.jW, nz, ao);
+        else if (this.sideKind[2 * c] === SideKind.Spatial) n = accelerationDeltasInbound(model, body.state, this.sideLink[2 * c], mv, 12 * c, null, 0, this.jIdx, this.jVal, this.jW, nz, ao);
+        else n = accelerationDeltasInbound(model, body.state, rowJointForce(rows, i, model, jf), null, 0, jf, 0, this.jIdx, this.jVal, this.jW, nz, ao);
+        this.writeRun(c, nz, n, freeRootEntry(model, this.jIdx, nz, nz + n, ao));
         nz += n;
         continue;
       }
+      // a point or angular row between two bodies: one path on each, one after the other, K_ii the
+      // sum of the sides' u . D^-1 u
       let d = 0;
       this.rowStart[c] = nz;
       for (let s = 0; s < 2; s++) {
-        const k = 2 * c + s;
-        if (s >= sides) { this.sideAcc[k] = -1; this.jLen[k] = 0; continue; }
         const b = s === 0 ? rows.bodyA[i] : rows.bodyB[i];
-        const body = bodies[b], model = body.model, nv = model.nv;
-        const ao = this.accOffset[this.bodyLocal[b]];
-        this.sideAcc[k] = ao;
-        if (this.jIdx.length < nz + nv) this.growSparse(nz + nv);
-        let n: number;
-        if (this.sideKind[k] === SideKind.Spatial) {
-          n = accelerationDeltasInbound(model, body.state, this.sideLink[k], mv, 6 * k, null, 0, this.jIdx, this.jVal, this.jW, nz, ao);
-        } else {
-          const link = rowJointForce(rows, i, model, jf);
-          n = accelerationDeltasInbound(model, body.state, link, null, 0, jf, 0, this.jIdx, this.jVal, this.jW, nz, ao);
-        }
-        this.jStart[k] = nz;
-        const val = this.jVal, w = this.jW, idx = this.jIdx;
+        const body = bodies[b], model = body.model;
+        if (this.jIdx.length < nz + model.nv) this.growSparse(nz + model.nv);
+        const n = accelerationDeltasInbound(model, body.state, this.sideLink[2 * c + s], mv, 12 * c + 6 * s, null, 0, this.jIdx, this.jVal, this.jW, nz, this.accOffset[this.bodyLocal[b]]);
+        const val = this.jVal, w = this.jW;
         for (let e = nz, end = nz + n; e < end; e++) d += val[e] * w[e];
-        // a one-sided row's run is its one path
-        if (sides === 1) this.rootAt[c] = freeRootEntry(model, idx, nz, nz + n, ao);
         nz += n;
-        this.jLen[k] = n;
       }
-      // (two sides on two bodies: K_ii is the sum of the sides' u . D^-1 u)
-      if (sides === 2) this.rootAt[c] = -1;
+      this.rootAt[c] = -1;
       this.diag[c] = d;
       this.rowEnd[c] = nz;
     }
@@ -597,12 +580,10 @@ export class ConstraintSolver {
   }
 
   /**
-   * Row c's run: a one-sided row whose n inbound entries are at `at` (accumulator offset ao, free
-   * root entry `root`), with its diagonal K_ii = u . D^-1 u.
+   * Row c's run on one body: its n inbound entries at `at` (free root entry `root`), with its
+   * diagonal K_ii = u . D^-1 u.
    */
-  private writeOneSidedRun(c: number, at: number, n: number, ao: number, root: number): void {
-    this.sideAcc[2 * c] = ao; this.jStart[2 * c] = at; this.jLen[2 * c] = n;
-    this.sideAcc[2 * c + 1] = -1; this.jLen[2 * c + 1] = 0;
+  private writeRun(c: number, at: number, n: number, root: number): void {
     this.rowStart[c] = at; this.rowEnd[c] = at + n;
     this.rootAt[c] = root;
     const val = this.jVal, w = this.jW;
@@ -616,7 +597,7 @@ export class ConstraintSolver {
     const rows = this.builtRows!, i = this.rowList[c], b = rows.bodyA[i], body = this.builtBodies[b];
     const ao = this.accOffset[this.bodyLocal[b]], at = this.deferredAt;
     const n = accelerationDeltasInbound(body.model, body.state, this.sideLink[2 * c], this.measureVec, 12 * c, null, 0, this.jIdx, this.jVal, this.jW, at, ao);
-    this.writeOneSidedRun(c, at, n, ao, freeRootEntry(body.model, this.jIdx, at, at + n, ao));
+    this.writeRun(c, at, n, freeRootEntry(body.model, this.jIdx, at, at + n, ao));
     this.deferredAt = at + n;
     this.deferred[c] = 0;
     this.deferredRows.built++;
