@@ -493,7 +493,8 @@ const oneDef = runs.find((r) => r.engine === 'sinew' && r.n === 1 && r.variant =
 if (one) {
   const p = one.phases.rest;
   const m = median(p.wallMs);
-  add('one ragdoll resting (awake), World.step at 60 Hz', '<= 60 µs', p.steps ? `${msCell(m)} median, ${msCell(sorted(p.wallMs)[0])} min` : 'not reached', p.steps ? m * 1000 <= 60 : null, 'this run (sleep off)', m * 1000, rolledBack(p));
+  const mean = p.wallMs.reduce((x, y) => x + y, 0) / Math.max(1, p.steps);
+  add('one ragdoll resting (awake), World.step at 60 Hz', '<= 60 µs', p.steps ? `${msCell(m)} median, ${msCell(sorted(p.wallMs)[0])} min, ${msCell(mean)} mean` : 'not reached', p.steps ? m * 1000 <= 60 : null, 'this run (sleep off)', m * 1000, rolledBack(p));
 }
 if (sinewAfterDetach) {
   const p = sinewAfterDetach.phases.rest;

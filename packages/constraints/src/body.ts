@@ -62,6 +62,12 @@ export class Body {
   /** Island of the current step. */
   island = -1;
   /**
+   * Whether the next step measures this body's island at its warm-start forces before it builds
+   * K (World.solveIsland): set after each solve of the island, when it took at most one sweep or
+   * the warm forces held with room to spare. Saved with the world (World.saveState).
+   */
+  checkWarmStart = true;
+  /**
    * Place of this body in the world's canonical order (by name, then by index): the solver orders
    * its rows by it, so the order in which bodies were added does not decide the Gauss-Seidel order.
    */

@@ -8,6 +8,8 @@
  *     key, and stops after a fixed number of iterations or at a tolerance, so its answer (to the
  *     last bit, and beyond when it stops early) depends on where it started;
  *   - the sleep timers: how long each body has rested (restTime) and whether it sleeps;
+ *   - whether a body's island first checks its warm forces (Body.checkWarmStart): the forces are
+ *     the same either way, their effect on the accelerations is summed in another order;
  *   - the simulated time.
  * Restoring only the States into a fresh world restarts the PGS cold and the timers at zero: the
  * continuation is physically the same but not bit-identical.
@@ -34,8 +36,8 @@ import type { WarmStartTable } from './solver/warm-start.js';
 export interface WorldState {
   /** Simulated time (s). */
   time: number;
-  /** Per body, in the world's order: State.save(), sleep flag and rest timer. */
-  bodies: { name: string; state: Float64Array; sleeping: boolean; restTime: number }[];
+  /** Per body, in the world's order: State.save(), sleep flag, rest timer and Body.checkWarmStart (true when absent). */
+  bodies: { name: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean }[];
   /** Per source of the world, in order: its kind and the id its warm-start keys are built from (-1: none). */
   sources: { kind: string; id: number; pinId: number }[];
   /** Warm-start forces by row key, keys ascending. */
@@ -63,7 +65,7 @@ export function saveWorldState(world: WorldLike, warm: WarmStartTable): WorldSta
   const { keys, forces } = warm.entries();
   return {
     time: world.time,
-    bodies: world.bodies.map((b) => ({ name: b.name, state: b.state.save(), sleeping: b.sleeping, restTime: b.restTime })),
+    bodies: world.bodies.map((b) => ({ name: b.name, state: b.state.save(), sleeping: b.sleeping, restTime: b.restTime, checkWarmStart: b.checkWarmStart })),
     sources: world.sources.map(sourceIds),
     warmKeys: keys,
     warmForces: forces,
@@ -95,6 +97,7 @@ export function restoreWorldState(world: WorldLike, warm: WarmStartTable, s: Wor
     b.state.restore(sb.state);
     b.sleeping = sb.sleeping;
     b.restTime = sb.restTime;
+    b.checkWarmStart = sb.checkWarmStart ?? true;
     // as a step would leave them (a sleeper whose state differs from these wakes)
     b.frameQ.set(b.state.q);
     b.frameQd.set(b.state.qd);

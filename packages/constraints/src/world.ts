@@ -806,18 +806,32 @@ export class World {
     return x;
   }
 
+  /**
+   * Solves island `isl`: K by AccelerationDeltas, an impact if a row hits, then the acceleration
+   * LCP by PGS, warm-started from the previous step's forces.
+   *
+   * An island solved implicitly (ConstraintSolver.buildImplicit) first has its warm forces
+   * measured, all at once, through one O(n) AccelerationDeltas pass per body and no K
+   * (ConstraintSolver.checkForces); when no row's natural-map residual can exceed the tolerance,
+   * those forces are the answer and K is not built (a body at rest, about half its steps). This
+   * is tried when the island's bodies say it may hold (Body.checkWarmStart): after a solve of
+   * at most one sweep, or a check passed with room to spare. Otherwise K is built and the sweeps
+   * run from the warm forces.
+   */
   private solveIsland(rows: RowBuffer, isl: number, h: number): void {
     const st = this.stats;
     const bodies = this.bodies;
-    const solver = this.solver;
+    const solver = this.solver, options = this.solverOptions;
     const start = this.islandStart[isl], count = this.islandStart[isl + 1] - start;
     let t0 = this.clock();
     solver.setRows(rows, this.islandRows, count, bodies, start);
-    solver.buildK(rows, bodies, this.kMethod);
+    const impact = this.needsImpact(rows, solver);
+    const check = !impact && !solver.dense && this.kMethod === 'deltas' && this.checksWarmStart(solver);
+    if (check) solver.measure(rows, bodies);
+    else solver.buildK(rows, bodies, this.kMethod);
     let t1 = this.clock();
     st.ms.k += t1 - t0;
-    // impacts
-    if (this.needsImpact(rows, solver)) {
+    if (impact) {
       this.solveImpacts(rows);
       st.impacts++;
       // new velocities: new velocity-product terms and row velocities (K depends on q only)
@@ -829,15 +843,40 @@ export class World {
     }
     this.setDesired(rows, solver, h);
     solver.setAccelerationRhs(rows, bodies, h);
-    const r = solver.solve(rows, this.solverOptions, true);
-    st.iterations = Math.max(st.iterations, r.iterations);
-    st.residual = Math.max(st.residual, r.residual);
-    solver.combine(bodies, 'qdd');
+    const tol = options.tolerance ?? 1e-9;
+    let holds: boolean;
+    if (check && solver.checkForces(rows, bodies, rows.force, options)) {
+      solver.applyCheckedForces(bodies);
+      st.residual = Math.max(st.residual, solver.checkResult.residual);
+      // at rest a set of forces that held drifts off by a few times its residual a step: with
+      // less than half the tolerance to spare, the next step builds K at once
+      holds = solver.checkResult.residual <= 0.5 * tol;
+    } else {
+      if (check) {
+        t0 = this.clock();
+        solver.buildK(rows, bodies, this.kMethod);
+        const t = this.clock() - t0;
+        st.ms.k += t;
+        t1 += t;
+      }
+      const r = solver.solve(rows, options, true);
+      st.iterations = Math.max(st.iterations, r.iterations);
+      st.residual = Math.max(st.residual, r.residual);
+      solver.combine(bodies, 'qdd');
+      holds = r.iterations <= 1;
+    }
+    for (let k = 0; k < solver.nBodies; k++) bodies[solver.bodyList[k]].checkWarmStart = holds;
     for (let c = 0; c < solver.m; c++) {
       const j = solver.rowAt(c);
       if (rows.key[j] !== -1 && this.warmStart) this.warm.set(rows.key[j], rows.force[j]);
     }
     st.ms.solve += this.clock() - t1;
+  }
+
+  /** Whether every body of the solver's island says its warm forces may hold (Body.checkWarmStart). */
+  private checksWarmStart(solver: ConstraintSolver): boolean {
+    for (let k = 0; k < solver.nBodies; k++) if (!this.bodies[solver.bodyList[k]].checkWarmStart) return false;
+    return true;
   }
 
   /** Desired acceleration-level measures of position rows (see the module comment). */

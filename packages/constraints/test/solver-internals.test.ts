@@ -1,7 +1,7 @@
 /**
  * The solver's bookkeeping against plain references: the warm-start table against a Map, the sort
- * of row keys against Array.prototype.sort, and the PGS's row-wise update for symmetric matrices
- * against its column-wise update.
+ * of row keys against Array.prototype.sort, the PGS's row-wise update for symmetric matrices
+ * against its column-wise update, and the measures of forces checked without K against K formed.
  */
 import { describe, expect, it } from 'vitest';
 import { PgsSolver } from '../src/lcp/pgs.js';
@@ -13,6 +13,8 @@ import { World } from '../src/index.js';
 import { rowVelocitiesInto, rowVelocityInto } from '../src/rows/measure.js';
 import { RowType } from '../src/rows/row-buffer.js';
 import { humanoidTree } from './humanoid-fixture.js';
+import { ConstraintSolver } from '../src/solver/constraint-solver.js';
+import type { PgsOptions } from '../src/lcp/pgs.js';
 
 describe('WarmStartTable', () => {
   it('answers like a Map over 20 generations of random keys (contact keys near -2^53, limit and drive keys), growing from 4 slots', () => {
@@ -92,16 +94,22 @@ describe('sortKeysInPlace', () => {
   });
 });
 
+/** Two humanoids lying one above the other, to fall into each other and onto the ground (sleep off). */
+function twoHumanoidsFalling(): World {
+  const world = new World({ sleep: false });
+  world.addStatic({ geometry: { type: 'plane' } });
+  for (let k = 0; k < 2; k++) {
+    const body = world.addBody(humanoidTree(), { name: `man${k}` });
+    const r = Math.SQRT1_2;
+    body.state.q.set([0.05 * k, 0.3 + 0.35 * k, 0]);
+    body.state.q.set([-r, 0, 0, r], 3);
+  }
+  return world;
+}
+
 describe('rowVelocitiesInto', () => {
   it("gives rowVelocityInto's bits row by row, a contact's rows sharing their point's velocity (two humanoids falling into each other and onto the ground)", () => {
-    const world = new World({ sleep: false });
-    world.addStatic({ geometry: { type: 'plane' } });
-    for (let k = 0; k < 2; k++) {
-      const body = world.addBody(humanoidTree(), { name: `man${k}` });
-      const r = Math.SQRT1_2;
-      body.state.q.set([0.05 * k, 0.3 + 0.35 * k, 0]);
-      body.state.q.set([-r, 0, 0, r], 3);
-    }
+    const world = twoHumanoidsFalling();
     let checked = 0, shared = 0, twoSided = 0;
     for (let s = 0; s < 60; s++) {
       world.step(1 / 60);
@@ -120,5 +128,76 @@ describe('rowVelocitiesInto', () => {
     expect(checked).toBeGreaterThan(1000);
     expect(shared).toBeGreaterThan(500);
     expect(twoSided).toBeGreaterThan(10);
+  });
+});
+
+describe('ConstraintSolver.checkForces', () => {
+  it('measures every row as b + K f with K formed densely, applies the forces as combine does, bounds the natural-map residual from above, and hands its measures to the sweeps unchanged in effect (two humanoids falling into each other and onto the ground)', () => {
+    const world = twoHumanoidsFalling();
+    const h = 1 / 60, options: PgsOptions = { maxIterations: 30, tolerance: 1e-3, sor: 1 };
+    let measured = 0, worstMeasure = 0, worstQdd = 0, worstForce = 0, passed = 0, failed = 0;
+    for (let s = 0; s < 90; s++) {
+      world.step(h);
+      const rows = world.rows, bodies = world.bodies;
+      if (rows.count <= 12) continue;
+      const all = Int32Array.from({ length: rows.count }, (_, j) => j);
+      const forces = Float64Array.from(rows.force.subarray(0, rows.count));
+      // the check (implicit mode) and the reference (K formed densely by AccelerationDeltas)
+      const check = new ConstraintSolver(), dense = Object.assign(new ConstraintSolver(), { denseLimit: 1e9, directLimit: 0 });
+      check.setRows(rows, all, rows.count, bodies);
+      dense.setRows(rows, all, rows.count, bodies);
+      expect(check.dense).toBe(false);
+      expect(dense.dense).toBe(true);
+      dense.dynamics(bodies);
+      dense.buildK(rows, bodies);
+      dense.setAccelerationRhs(rows, bodies, h);
+      check.measure(rows, bodies);
+      check.setAccelerationRhs(rows, bodies, h);
+      const f = Float64Array.from(forces);
+      const ok = check.checkForces(rows, bodies, f, options);
+      ok ? passed++ : failed++;
+      // b + K f over the clamped forces, row by row (the same row order in both)
+      const m = dense.m, A = dense.lcp.A;
+      const fc = Float64Array.from({ length: m }, (_, c) => f[check.rowAt(c)]);
+      let scale = 1, exact = 0;
+      for (let c = 0; c < m; c++) {
+        expect(dense.rowAt(c)).toBe(check.rowAt(c));
+        let a = dense.b[c];
+        for (let k = 0; k < m; k++) a += A[c * m + k] * fc[k];
+        scale = Math.max(scale, Math.abs(dense.b[c]));
+        worstMeasure = Math.max(worstMeasure, Math.abs(check.checkedMeasure(c) - a));
+        // the natural-map residual of PGS at these forces, with the bounds of the row's box
+        const r = dense.boundRow[c], d = A[c * m + c];
+        const L = r < 0 ? dense.lo[c] : dense.lo[c] * fc[r], U = r < 0 ? dense.hi[c] : dense.hi[c] * fc[r];
+        if (d > 0) { const x = Math.min(U, Math.max(L, fc[c] - a / d)); exact = Math.max(exact, Math.abs(d * (fc[c] - x))); }
+        measured++;
+      }
+      expect(check.checkResult.residual).toBeGreaterThanOrEqual(exact - 1e-9 * scale);
+      // the accelerations: qdd0 + sum f M^-1 J^T, from the dense columns and from the check's pass
+      check.applyCheckedForces(bodies);
+      const viaCheck = bodies.map((b) => Float64Array.from(b.qdd));
+      dense.solve(rows, { maxIterations: 0, tolerance: 0, sor: 1 }, true, f);
+      dense.combine(bodies, 'qdd');
+      bodies.forEach((b, i) => { for (let d = 0; d < b.model.nv; d++) worstQdd = Math.max(worstQdd, Math.abs(b.qdd[d] - viaCheck[i][d]) / Math.max(1, Math.abs(b.qdd[d]))); });
+      // the sweeps from the check's measures and z, and from their own: the same forces
+      const swept = Float64Array.from(f);
+      check.buildK(rows, bodies);
+      check.solve(rows, options, true, swept);
+      const plain = new ConstraintSolver();
+      plain.setRows(rows, all, rows.count, bodies);
+      plain.buildK(rows, bodies);
+      plain.setAccelerationRhs(rows, bodies, h);
+      const own = Float64Array.from(f);
+      plain.solve(rows, options, true, own);
+      for (let j = 0; j < rows.count; j++) worstForce = Math.max(worstForce, Math.abs(swept[j] - own[j]) / Math.max(1, Math.abs(own[j])));
+    }
+    console.log(`checkForces: ${measured} row measures, worst |a - (b + K f)| ${worstMeasure.toExponential(2)} m/s^2; accelerations ${worstQdd.toExponential(2)}; forces after the sweeps ${worstForce.toExponential(2)}; ${passed} steps held, ${failed} not`);
+    expect(measured).toBeGreaterThan(3000);
+    expect(passed).toBeGreaterThan(0);
+    expect(failed).toBeGreaterThan(0);
+    // (against a tolerance of 1e-3 m/s^2)
+    expect(worstMeasure).toBeLessThan(1e-8);
+    expect(worstQdd).toBeLessThan(1e-9);
+    expect(worstForce).toBeLessThan(1e-9);
   });
 });

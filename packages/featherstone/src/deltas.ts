@@ -183,6 +183,42 @@ export function accelerationDeltasInboundPair(
 }
 
 /**
+ * AccelerationDeltas for test forces on any number of links and joints at once: spatial forces f
+ * (6 per link from fo, link coordinates, [moment; force]; zero where none acts) and joint forces
+ * tau (one per dof from to, or null). By linearity the result is the sum of the single calls'
+ * (M^-1 of the summed generalised force), in one inbound pass over the whole tree (lines 6-16
+ * with every link loaded: a link's dp is minus its own force plus what its children carry up)
+ * and one outbound pass (lines 18-22). The delta link accelerations are left in state.work.da.
+ * O(n) whatever the number of forces. With outZ, D_i^-1 du_i of every joint goes there too (one
+ * per dof from zo): the z = D^-1 sum_i u_i f_i of accelerationDeltasOutboundScaled.
+ */
+export function accelerationDeltasForces(
+  model: Model, state: State, f: ArrayLike<number>, fo: number, tau: ArrayLike<number> | null, to: number, outDqdd: Arr,
+  outZ: Arr | null = null, zo = 0,
+): Arr {
+  requireDynamics(state);
+  const w = state.work, dp = w.dp, F = w.batchForce, parent = model.parent, n = model.nLinks;
+  for (let e = 0, end = 6 * n; e < end; e++) dp[e] = -f[fo + e];
+  const tag = ++w.stampCounter;
+  for (let i = n - 1; i >= 0; i--) {
+    const o = 6 * i, p = parent[i];
+    F[0] = dp[o]; F[1] = dp[o + 1]; F[2] = dp[o + 2]; F[3] = dp[o + 3]; F[4] = dp[o + 4]; F[5] = dp[o + 5];
+    // this joint alone (the walk stops at its parent), which leaves X^T (dp + U D^-1 du) in F
+    const nv = inboundPath(model, state, i, 1, tau, to + model.vOffset[i], w.pathDof, w.pathDu, w.pathDinvDu, 0, 0, p);
+    // (entries come last dof first)
+    for (let r = 0; r < nv; r++) w.du[o + r] = w.pathDu[nv - 1 - r];
+    if (outZ !== null) for (let r = 0, d = zo + model.vOffset[i]; r < nv; r++) outZ[d + r] = w.pathDinvDu[nv - 1 - r];
+    w.stamp[i] = tag;
+    if (p >= 0) {
+      const po = 6 * p;
+      dp[po] += F[0]; dp[po + 1] += F[1]; dp[po + 2] += F[2]; dp[po + 3] += F[3]; dp[po + 4] += F[4]; dp[po + 5] += F[5];
+    }
+  }
+  outward(model, state, outDqdd);
+  return outDqdd;
+}
+
+/**
  * The outbound half of AccelerationDeltas (lines 18-22) for joint forces du given on every dof
  * (nv numbers at duo, zero where no test force reached): the delta joint accelerations
  * M^-1 J^T f of the test forces whose inbound halves sum to du (accelerationDeltasInbound), in one

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accelerationDeltas,
   accelerationDeltasForce,
+  accelerationDeltasForces,
   accelerationDeltasInbound,
   accelerationDeltasInboundBatch,
   accelerationDeltasInboundPair,
@@ -13,6 +14,7 @@ import {
   accelerationDeltasOutbound,
   accelerationDeltasOutboundScaled,
   accelerationDeltasTorque,
+  forceLinkToWorld,
   forwardDynamics,
   INBOUND_BATCH,
   linkJacobian,
@@ -223,6 +225,52 @@ describe('AccelerationDeltas == test-force method == M^-1 J^T', () => {
     console.log(`inbound pair vs two inbound halves: worst relative error ${worst.toExponential(2)}, ${shared} shared dofs`);
     expect(shared).toBeGreaterThan(50);
     expect(worst).toBeLessThan(1e-12);
+  });
+
+  it('for forces on many links and joints at once: the test-force method with all of them applied in one ABA call, and the sum of one call each, and its z = D^-1 du through the scaled outbound pass (60 random trees and forests)', () => {
+    const r = rng(303);
+    let worstAba = 0, worstSum = 0, worstZ = 0;
+    for (let trial = 0; trial < 60; trial++) {
+      const model = randomModel(r, { links: 1 + Math.floor(r() * 25) });
+      const state = randomState(r, model);
+      const nv = model.nv, n = model.nLinks;
+      forwardDynamics(model, state);
+      const qdd0 = Float64Array.from(state.work.qdd);
+      // a force on about half the links, a torque on about half the dofs (offsets 3 and 5)
+      const f = new Float64Array(3 + 6 * n), tau = new Float64Array(5 + nv);
+      for (let l = 0; l < n; l++) if (r() < 0.5) for (let e = 0; e < 6; e++) f[3 + 6 * l + e] = 2 * r() - 1;
+      for (let d = 0; d < nv; d++) if (r() < 0.5) tau[5 + d] = 2 * r() - 1;
+      const z = new Float64Array(2 + nv);
+      const all = accelerationDeltasForces(model, state, f, 3, tau, 5, new Float64Array(nv), z, 2);
+      // z = D^-1 du joint by joint: the outbound pass from it gives the same accelerations
+      const fromZ = accelerationDeltasOutboundScaled(model, state, z, 2, new Float64Array(nv));
+      worstZ = Math.max(worstZ, relErr(fromZ, all));
+      // one call per link and per joint, summed
+      const sum = new Float64Array(nv), one = new Float64Array(nv);
+      for (let l = 0; l < n; l++) {
+        accelerationDeltasForce(model, state, l, f, 3 + 6 * l, one);
+        for (let d = 0; d < nv; d++) sum[d] += one[d];
+        if (model.jointNv[l] === 0) continue;
+        accelerationDeltasJointForce(model, state, l, tau, 5 + model.vOffset[l], one);
+        for (let d = 0; d < nv; d++) sum[d] += one[d];
+      }
+      // ABA with every force applied (world coordinates) and every torque added: minus qdd0
+      const ext = state.fext;
+      const fw = new Float64Array(6);
+      for (let l = 0; l < n; l++) {
+        forceLinkToWorld(state.work.pose, 12 * l, f, 3 + 6 * l, fw, 0);
+        for (let e = 0; e < 6; e++) ext[6 * l + e] += fw[e];
+      }
+      for (let d = 0; d < nv; d++) state.tau[d] += tau[5 + d];
+      const loaded = forwardDynamics(model, state, new Float64Array(nv));
+      for (let d = 0; d < nv; d++) loaded[d] -= qdd0[d];
+      worstAba = Math.max(worstAba, relErr(all, loaded));
+      worstSum = Math.max(worstSum, relErr(all, sum));
+    }
+    console.log(`accelerationDeltasForces vs loaded ABA: ${worstAba.toExponential(2)}, vs the sum of single calls: ${worstSum.toExponential(2)}, outbound from its z: ${worstZ.toExponential(2)}`);
+    expect(worstAba).toBeLessThan(1e-9);
+    expect(worstSum).toBeLessThan(1e-12);
+    expect(worstZ).toBeLessThan(1e-12);
   });
 
   it('refuses to run before forwardDynamics has left its quantities', () => {

@@ -14,7 +14,7 @@
  * its link to the root, and K is applied row by row as u^T D^-1 u (buildImplicit); the outbound
  * half runs once per body when the forces are applied.
  */
-import { JointType, accelerationDeltasForce, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasInboundPair, accelerationDeltasOutboundScaled, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
+import { JointType, accelerationDeltasForce, accelerationDeltasForces, accelerationDeltasInbound, accelerationDeltasInboundBatch, accelerationDeltasInboundPair, accelerationDeltasOutboundScaled, INBOUND_BATCH, choleskyFactor, choleskySolve, forwardDynamics, freeJointTurn, freeRootCount } from '@sinew/featherstone';
 import type { Model } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { LcpProblem } from '../lcp/problem.js';
@@ -161,6 +161,8 @@ export class ConstraintSolver {
       this.layOut(rows, rowIndices, first, count, bodies);
       this.rememberLayout(rows, rowIndices, first, count, bodies);
     }
+    this.measuresReady = false;
+    this.checked = false;
     this.dense = count <= this.denseLimit || (count <= this.directLimit && this.allRowsBilateral(rows));
     const nb = this.nBodies;
     if (this.dense) {
@@ -403,6 +405,18 @@ export class ConstraintSolver {
     return v[o] * motion[lo] + v[o + 1] * motion[lo + 1] + v[o + 2] * motion[lo + 2] + v[o + 3] * motion[lo + 3] + v[o + 4] * motion[lo + 4] + v[o + 5] * motion[lo + 5];
   }
 
+  /** Whether the measure vectors of the current rows are prepared (by measure()), so that buildK need not prepare them again. */
+  private measuresReady = false;
+
+  /**
+   * Prepares the rows' measure vectors (what setAccelerationRhs and checkForces read) without
+   * building K; buildK then reuses them. Call it after setRows, at the positions of the solve.
+   */
+  measure(rows: RowBuffer, bodies: readonly Body[]): void {
+    this.prepareMeasures(rows, bodies);
+    this.measuresReady = true;
+  }
+
   /**
    * Per row side, its measure as a pairing: a point row's side measures sign d . (velocity of the
    * point) = m . v_link with m = sign [r x R^T d; R^T d] in link coordinates ([moment; force], r the
@@ -482,7 +496,7 @@ export class ConstraintSolver {
    */
   private buildImplicit(rows: RowBuffer, bodies: readonly Body[]): void {
     const m = this.m;
-    this.prepareMeasures(rows, bodies);
+    if (!this.measuresReady) this.prepareMeasures(rows, bodies);
     if (this.rowStart.length < m + 1) {
       this.rowStart = new Int32Array(2 * m + 1); this.rootAt = new Int32Array(2 * m + 1);
       this.rowEnd = new Int32Array(2 * m + 1); this.deferred = new Uint8Array(2 * m + 1);
@@ -673,15 +687,23 @@ export class ConstraintSolver {
         const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
         let x = scale[c] === 0 && deferred[c] === 0 ? 0 : f[c];
         if (x < L) x = L; else if (x > U) x = U;
+        if (x !== f[c]) this.checked = false;
         f[c] = x;
       }
     }
     const acc = this.acc, ja = this.jIdx, val = this.jVal, w = this.jW, rs = this.rowStart, re = this.rowEnd, b = this.b, rootAt = this.rootAt;
-    acc.fill(0, 0, this.accOffset[this.nBodies]);
-    for (let c = 0; c < m; c++) if (f[c] !== 0) this.implicitApply(c, f[c]);
+    // z = D^-1 sum_i u_i f_i, and the first residual: from checkForces when it measured these
+    // forces and nothing moved them since (its pass over all forces at once leaves both)
+    const checked = this.checked, accSize = this.accOffset[this.nBodies];
+    if (checked) { const z = this.checkedZ; for (let d = 0; d < accSize; d++) acc[d] = z[d]; }
+    else {
+      acc.fill(0, 0, accSize);
+      for (let c = 0; c < m; c++) if (f[c] !== 0) this.implicitApply(c, f[c]);
+    }
     const res = this.implicitResult;
     let it = 0;
-    this.implicitResidual();
+    this.implicitResidual(checked);
+    this.checked = false;
     let residual = this.residualOut[0];
     while (!(residual <= tol) && it < maxIt && residual === residual) {
       // the largest natural-map residual a row had when the sweep visited it (|d (f - clamp(f -
@@ -742,7 +764,7 @@ export class ConstraintSolver {
       // sweep (a warm-started problem is mostly solved by one: then PgsSolver stops there too),
       // when a sweep saw every row within the tolerance (or failed to tell: NaN), and after the
       // last sweep
-      if (it === 1 || !(seen > tol) || it >= maxIt) { this.implicitResidual(); residual = this.residualOut[0]; }
+      if (it === 1 || !(seen > tol) || it >= maxIt) { this.implicitResidual(false); residual = this.residualOut[0]; }
     }
     res.iterations = it;
     res.residual = residual;
@@ -750,8 +772,11 @@ export class ConstraintSolver {
     return res;
   }
 
-  /** Natural-map residual max |d (f - clamp(f - a / d))| over rows with an effect (worst row in implicitResult.worstRow). */
-  private implicitResidual(): void {
+  /**
+   * Natural-map residual max |d (f - clamp(f - a / d))| over rows with an effect (worst row in
+   * implicitResult.worstRow), a = b + u . z, or the measures of checkForces when `checked`.
+   */
+  private implicitResidual(checked: boolean): void {
     let worst = 0, worstRow = -1;
     const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, scale = this.scale, b = this.b;
     const acc = this.acc, ja = this.jIdx, val = this.jVal, rs = this.rowStart, re = this.rowEnd, rootAt = this.rootAt, deferred = this.deferred;
@@ -761,12 +786,16 @@ export class ConstraintSolver {
       if (d === 0) continue;
       const r = br[c];
       const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
-      const root = rootAt[c], end = root >= 0 ? re[c] - 6 : re[c];
-      let a = b[c];
-      for (let e = rs[c]; e < end; e++) a += val[e] * acc[ja[e]];
-      if (root >= 0) {
-        a += val[end] * acc[root + 5]; a += val[end + 1] * acc[root + 4]; a += val[end + 2] * acc[root + 3];
-        a += val[end + 3] * acc[root + 2]; a += val[end + 4] * acc[root + 1]; a += val[end + 5] * acc[root];
+      let a: number;
+      if (checked) a = this.checkA[c];
+      else {
+        const root = rootAt[c], end = root >= 0 ? re[c] - 6 : re[c];
+        a = b[c];
+        for (let e = rs[c]; e < end; e++) a += val[e] * acc[ja[e]];
+        if (root >= 0) {
+          a += val[end] * acc[root + 5]; a += val[end + 1] * acc[root + 4]; a += val[end + 2] * acc[root + 3];
+          a += val[end + 3] * acc[root + 2]; a += val[end + 4] * acc[root + 1]; a += val[end + 5] * acc[root];
+        }
       }
       let x = f[c] - a / d;
       if (x < L) x = L; else if (x > U) x = U;
@@ -939,6 +968,8 @@ export class ConstraintSolver {
   /** Solves with PGS, warm-started from `out` (rows.force by default) when `warm`, and writes the forces there. */
   solve(rows: RowBuffer, options: PgsOptions, warm: boolean, out: Float64Array = rows.force): PgsResult {
     const f = this.f;
+    // (f holds the forces checkForces measured, if it was the last to set them)
+    for (let c = 0; c < this.m && this.checked; c++) if (!warm || out[this.rowList[c]] !== f[c]) this.checked = false;
     for (let c = 0; c < this.m; c++) f[c] = warm ? out[this.rowList[c]] : 0;
     let r: PgsResult;
     if (this.dense) {
@@ -984,6 +1015,125 @@ export class ConstraintSolver {
     const r = this.directResult;
     r.iterations = 0; r.residual = residual; r.converged = true; r.worstRow = -1;
     return true;
+  }
+
+  /** Of the last checkForces: the largest bound on the rows' natural-map residual (NaN when a measure is not finite). */
+  readonly checkResult = { residual: 0 };
+  /** checkForces' scratch: spatial forces per link (6 each) and joint forces per dof of one body. */
+  private linkForces = new Float64Array(6 * 32);
+  private jointForces = new Float64Array(64);
+  /** The delta joint accelerations of the checked forces, per body at its accOffset (applyCheckedForces). */
+  private checkedDq = new Float64Array(64);
+  /** z = D^-1 sum_i u_i f_i of the checked forces (the implicit solve's acc), per body at its accOffset. */
+  private checkedZ = new Float64Array(64);
+
+  /**
+   * Measures every row at the forces in `forces` (indexed by row, clamped here to their bounds and
+   * written back), without K: the forces go through one AccelerationDeltas pass per body with all
+   * of them applied at once (featherstone accelerationDeltasForces, O(n)), and each row reads its
+   * measure a = b + J dqdd from the delta link accelerations (O(1) per row).
+   *
+   * For a row with K_ii = d > 0, the natural-map residual |d (f - clamp(f - a / d))| of PgsSolver
+   * is at most |a|, and zero when the force sits at the bound the step would push it past (f = lo
+   * with a >= 0, f = hi with a <= 0): that bound, needing no d, is what is compared with `tol`.
+   * Returns whether that bound is within the tolerance of `options` on every row: then the forces solve the LCP to the
+   * tolerance the sweeps aim for, and no sweep is needed (a warm-started problem at rest, most
+   * steps; applyCheckedForces applies them). Call it after setRows, measure and
+   * setAccelerationRhs (b and the bounds), in implicit mode.
+   */
+  checkForces(rows: RowBuffer, bodies: readonly Body[], forces: Float64Array, options: PgsOptions): boolean {
+    const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, list = this.rowList, b = this.b;
+    if (this.checkA.length < m) this.checkA = new Float64Array(2 * m);
+    const a = this.checkA;
+    // the forces within their bounds: the rows without a bounding row first, then the friction
+    // boxes, which read their normal's force
+    for (let c = 0; c < m; c++) {
+      const x = forces[list[c]];
+      f[c] = x;
+      if (br[c] >= 0) continue;
+      const L = lo[c], U = hi[c];
+      f[c] = x < L ? L : x > U ? U : x;
+    }
+    for (let c = 0; c < m; c++) {
+      a[c] = b[c];
+      const r = br[c];
+      if (r < 0) continue;
+      const L = lo[c] * f[r], U = hi[c] * f[r], x = f[c];
+      f[c] = x < L ? L : x > U ? U : x;
+    }
+    const accSize = this.accOffset[this.nBodies];
+    if (this.checkedDq.length < accSize) { this.checkedDq = new Float64Array(2 * accSize); this.checkedZ = new Float64Array(2 * accSize); }
+    const zOut = this.checkedZ;
+    const mv = this.measureVec, kind = this.sideKind, link = this.sideLink, dir = rows.dir, entries = this.entries, dqOut = this.checkedDq;
+    for (let k = 0; k < this.nBodies; k++) {
+      const B = bodies[this.bodyList[k]], model = B.model, nv = model.nv, e0 = this.entryStart[k], e1 = this.entryStart[k + 1];
+      if (this.linkForces.length < 6 * model.nLinks) this.linkForces = new Float64Array(12 * model.nLinks);
+      if (this.jointForces.length < nv) this.jointForces = new Float64Array(2 * nv);
+      const lf = this.linkForces, tau = this.jointForces, dq = this.colScratch, ao = this.accOffset[k];
+      lf.fill(0, 0, 6 * model.nLinks);
+      tau.fill(0, 0, nv);
+      let loaded = false;
+      for (let e = e0; e < e1; e++) {
+        const entry = entries[e], fc = f[entry >> 1];
+        if (fc === 0) continue;
+        loaded = true;
+        const sk = kind[entry];
+        if (sk === SideKind.Spatial) {
+          // the side's force is f times its measure vector (the unit test force: K = J M^-1 J^T)
+          const L = 6 * link[entry], q = 6 * entry;
+          lf[L] += fc * mv[q]; lf[L + 1] += fc * mv[q + 1]; lf[L + 2] += fc * mv[q + 2];
+          lf[L + 3] += fc * mv[q + 3]; lf[L + 4] += fc * mv[q + 4]; lf[L + 5] += fc * mv[q + 5];
+        } else {
+          const j = list[entry >> 1], o = 3 * j;
+          if (sk === SideKind.Joint) tau[rows.dof[j]] += fc * dir[o];
+          else for (let v = 0, v0 = link[entry]; v < this.sideDofs[entry]; v++) tau[v0 + v] += fc * dir[o + v];
+        }
+      }
+      if (!loaded) { dqOut.fill(0, ao, ao + nv); zOut.fill(0, ao, ao + nv); continue; }
+      accelerationDeltasForces(model, B.state, lf, 0, tau, 0, dq, zOut, ao);
+      for (let d = 0; d < nv; d++) dqOut[ao + d] = dq[d];
+      const da = B.state.work.da;
+      for (let e = e0; e < e1; e++) {
+        const entry = entries[e];
+        if (kind[entry] !== SideKind.Spatial) { a[entry >> 1] += this.sideMeasure(rows, entry, dq, da); continue; }
+        const q = 6 * entry, L = 6 * link[entry];
+        a[entry >> 1] += mv[q] * da[L] + mv[q + 1] * da[L + 1] + mv[q + 2] * da[L + 2] + mv[q + 3] * da[L + 3] + mv[q + 4] * da[L + 4] + mv[q + 5] * da[L + 5];
+      }
+    }
+    let worst = 0;
+    for (let c = 0; c < m; c++) {
+      const r = br[c], ac = a[c], fc = f[c];
+      forces[list[c]] = fc;
+      const L = r < 0 ? lo[c] : lo[c] * f[r], U = r < 0 ? hi[c] : hi[c] * f[r];
+      if (ac > 0 ? fc > L : ac < 0 ? fc < U : ac !== ac) {
+        const err = ac < 0 ? -ac : ac;
+        if (!(err <= worst)) worst = err; // (a NaN stays)
+      }
+    }
+    this.checkResult.residual = worst;
+    this.checked = true;
+    return worst <= (options.tolerance ?? 1e-9);
+  }
+
+  /** checkForces' measures per row (problem order). */
+  private checkA = new Float64Array(16);
+
+  /** The measure a = b + J M^-1 J^T f of row c (problem order) at the forces of the last checkForces. */
+  checkedMeasure(c: number): number {
+    return this.checkA[c];
+  }
+  /**
+   * Whether the solver's forces are those checkForces measured (checkA): then the first residual
+   * of solveImplicit reads them instead of taking u . z again. Cleared by setRows and by a solve.
+   */
+  private checked = false;
+
+  /** qdd = qdd0 + M^-1 J^T f for each body of the problem, f the forces of the last checkForces. */
+  applyCheckedForces(bodies: readonly Body[]): void {
+    for (let k = 0; k < this.nBodies; k++) {
+      const B = bodies[this.bodyList[k]], nv = B.model.nv, ao = this.accOffset[k], dq = this.checkedDq, out = B.qdd, q0 = B.qdd0;
+      for (let d = 0; d < nv; d++) out[d] = q0[d] + dq[ao + d];
+    }
   }
 
   /** The forces of the last solve, in problem order. */
