@@ -8,10 +8,10 @@ import { PgsSolver } from '../src/lcp/pgs.js';
 import { randomMixedLcp, SeededRandom } from '../src/lcp/random-problems.js';
 import { WarmStartTable } from '../src/solver/warm-start.js';
 import { sortKeysInPlace } from '../src/solver/sort-keys.js';
-import { forwardKinematics } from '@sinew/featherstone';
-import { World } from '../src/index.js';
+import { forwardKinematics, pointPosition } from '@sinew/featherstone';
+import { PointPin, TrajectoryFollower, World } from '../src/index.js';
 import { rowVelocitiesInto, rowVelocityInto } from '../src/rows/measure.js';
-import { RowType } from '../src/rows/row-buffer.js';
+import { RowTag, RowType } from '../src/rows/row-buffer.js';
 import { humanoidTree } from './humanoid-fixture.js';
 import { ConstraintSolver } from '../src/solver/constraint-solver.js';
 import type { PgsOptions } from '../src/lcp/pgs.js';
@@ -107,6 +107,26 @@ function twoHumanoidsFalling(): World {
   return world;
 }
 
+/**
+ * A humanoid lying on the ground, its joints driven toward a pose away from its own (drive rows on
+ * 1-dof and spherical joints), one hand pinned where it starts (a point pin), sleep off.
+ */
+function drivenHumanoidPinned(): World {
+  const world = new World({ sleep: false });
+  world.addStatic({ geometry: { type: 'plane' } });
+  const body = world.addBody(humanoidTree(), { name: 'driven' });
+  const r = Math.SQRT1_2;
+  body.state.q.set([0, 0.25, 0]);
+  body.state.q.set([-r, 0, 0, r], 3);
+  const drive = world.addConstraint(new TrajectoryFollower(body, { settleTime: 0.2, maxTorque: 30 }));
+  for (let d = 7; d < body.model.nq; d++) drive.targetQ[d] += 0.2;
+  forwardKinematics(body.model, body.state);
+  const hand = body.model.nLinks - 1, at = new Float64Array(3);
+  pointPosition(body.state, hand, [0, 0, 0], at);
+  world.addConstraint(new PointPin(0, hand, [0, 0, 0], { body: -1, link: -1, point: at }));
+  return world;
+}
+
 describe('rowVelocitiesInto', () => {
   it("gives rowVelocityInto's bits row by row, a contact's rows sharing their point's velocity (two humanoids falling into each other and onto the ground)", () => {
     const world = twoHumanoidsFalling();
@@ -132,10 +152,17 @@ describe('rowVelocitiesInto', () => {
 });
 
 describe('ConstraintSolver.checkForces', () => {
-  it('measures every row as b + K f with K formed densely, applies the forces as combine does, bounds the natural-map residual from above, and hands its measures to the sweeps unchanged in effect (two humanoids falling into each other and onto the ground)', () => {
-    const world = twoHumanoidsFalling();
+  // (rows by 10 tag + type: joint and cone limits read joint rates, drives one dof each, contacts and pins a point's motion)
+  const limit1 = 10 * RowTag.Limit + RowType.Joint, cone = 10 * RowTag.Limit + RowType.JointVec, contact = 10 * RowTag.Contact + RowType.Point;
+  const drive = 10 * RowTag.Drive + RowType.Joint, pin = 10 * RowTag.Pin + RowType.Point;
+  it.each([
+    ['two humanoids falling into each other and onto the ground', twoHumanoidsFalling, 3000, [limit1, cone, contact]],
+    ['a humanoid on the ground, driven away from its pose, one hand pinned (drive, limit and pin rows)', drivenHumanoidPinned, 1000, [drive, pin, cone, contact]],
+  ])('measures every row as b + K f with K formed densely, applies the forces as combine does, bounds the natural-map residual from above, and hands its measures to the sweeps unchanged in effect: %s', (_, scene, minRows, mustHave) => {
+    const world = scene();
     const h = 1 / 60, options: PgsOptions = { maxIterations: 30, tolerance: 1e-3, sor: 1 };
     let measured = 0, worstMeasure = 0, worstQdd = 0, worstForce = 0, passed = 0, failed = 0;
+    const kinds = new Set<number>();
     for (let s = 0; s < 90; s++) {
       world.step(h);
       const rows = world.rows, bodies = world.bodies;
@@ -171,6 +198,7 @@ describe('ConstraintSolver.checkForces', () => {
         const L = r < 0 ? dense.lo[c] : dense.lo[c] * fc[r], U = r < 0 ? dense.hi[c] : dense.hi[c] * fc[r];
         if (d > 0) { const x = Math.min(U, Math.max(L, fc[c] - a / d)); exact = Math.max(exact, Math.abs(d * (fc[c] - x))); }
         measured++;
+        kinds.add(10 * rows.tag[check.rowAt(c)] + rows.type[check.rowAt(c)]);
       }
       expect(check.checkResult.residual).toBeGreaterThanOrEqual(exact - 1e-9 * scale);
       // the accelerations: qdd0 + sum f M^-1 J^T, from the dense columns and from the check's pass
@@ -191,9 +219,9 @@ describe('ConstraintSolver.checkForces', () => {
       plain.solve(rows, options, true, own);
       for (let j = 0; j < rows.count; j++) worstForce = Math.max(worstForce, Math.abs(swept[j] - own[j]) / Math.max(1, Math.abs(own[j])));
     }
-    console.log(`checkForces: ${measured} row measures, worst |a - (b + K f)| ${worstMeasure.toExponential(2)} m/s^2; accelerations ${worstQdd.toExponential(2)}; forces after the sweeps ${worstForce.toExponential(2)}; ${passed} steps held, ${failed} not`);
-    expect(measured).toBeGreaterThan(3000);
-    expect(passed).toBeGreaterThan(0);
+    console.log(`checkForces: ${measured} row measures (kinds of rows, 10 tag + type: ${[...kinds].sort((x, y) => x - y).join(", ")}), worst |a - (b + K f)| ${worstMeasure.toExponential(2)} m/s^2; accelerations ${worstQdd.toExponential(2)}; forces after the sweeps ${worstForce.toExponential(2)}; ${passed} steps held, ${failed} not`);
+    expect(measured).toBeGreaterThan(minRows);
+    for (const kind of mustHave) expect(kinds.has(kind), `rows of tag and type ${kind}`).toBe(true);
     expect(failed).toBeGreaterThan(0);
     // (against a tolerance of 1e-3 m/s^2)
     expect(worstMeasure).toBeLessThan(1e-8);
