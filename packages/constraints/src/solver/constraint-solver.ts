@@ -1035,11 +1035,11 @@ export class ConstraintSolver {
    *
    * For a row with K_ii = d > 0, the natural-map residual |d (f - clamp(f - a / d))| of PgsSolver
    * is at most |a|, and zero when the force sits at the bound the step would push it past (f = lo
-   * with a >= 0, f = hi with a <= 0): that bound, needing no d, is what is compared with `tol`.
-   * Returns whether that bound is within the tolerance of `options` on every row: then the forces solve the LCP to the
-   * tolerance the sweeps aim for, and no sweep is needed (a warm-started problem at rest, most
-   * steps; applyCheckedForces applies them). Call it after setRows, measure and
-   * setAccelerationRhs (b and the bounds), in implicit mode.
+   * with a >= 0, f = hi with a <= 0): that bound needs no d. Returns whether it is within the
+   * tolerance of `options` on every row: then the forces solve the LCP to the tolerance the sweeps
+   * aim for, and no sweep is needed (applyCheckedForces applies them). Otherwise the next solve
+   * starts from this pass's z and measures. Call it after setRows, measure and setAccelerationRhs
+   * (b and the bounds), in implicit mode.
    */
   checkForces(rows: RowBuffer, bodies: readonly Body[], forces: Float64Array, options: PgsOptions): boolean {
     const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, list = this.rowList, b = this.b;
@@ -1122,6 +1122,7 @@ export class ConstraintSolver {
   checkedMeasure(c: number): number {
     return this.checkA[c];
   }
+
   /**
    * Whether the solver's forces are those checkForces measured (checkA): then the first residual
    * of solveImplicit reads them instead of taking u . z again. Cleared by setRows and by a solve.
