@@ -8,8 +8,9 @@
  *     key, and stops after a fixed number of iterations or at a tolerance, so its answer (to the
  *     last bit, and beyond when it stops early) depends on where it started;
  *   - the sleep timers: how long each body has rested (restTime) and whether it sleeps;
- *   - whether a body's island first checks its warm forces (Body.checkWarmStart): the forces are
- *     the same either way, their effect on the accelerations is summed in another order;
+ *   - whether a body's island first checks its warm forces (Body.checkWarmStart), and the K the
+ *     constraint solver keeps from an earlier step to correct them on (World.saveState adds it):
+ *     the forces then reached differ within the tolerance;
  *   - the simulated time.
  * Restoring only the States into a fresh world restarts the PGS cold and the timers at zero: the
  * continuation is physically the same but not bit-identical.
@@ -32,6 +33,7 @@ import { TrajectoryFollower, VelocityMotor } from './sources/drives.js';
 import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource } from './sources/source.js';
 import type { WarmStartTable } from './solver/warm-start.js';
+import type { KeptSolverState } from './solver/constraint-solver.js';
 
 export interface WorldState {
   /** Simulated time (s). */
@@ -40,6 +42,11 @@ export interface WorldState {
   bodies: { name: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean }[];
   /** Per source of the world, in order: its kind and the id its warm-start keys are built from (-1: none). */
   sources: { kind: string; id: number; pinId: number }[];
+  /**
+   * The constraint solver's layout of its last rows and the K it keeps for them
+   * (ConstraintSolver.saveKept), or null: the next step corrects its warm forces on that K.
+   */
+  solver?: KeptSolverState | null;
   /** Warm-start forces by row key, keys ascending. */
   warmKeys: Float64Array;
   warmForces: Float64Array;

@@ -156,6 +156,9 @@ function copyRow(r: RowBuffer, j: number, k: number): void {
   r.restitution[k] = r.restitution[j]; r.key[k] = r.key[j]; r.force[k] = r.force[j];
 }
 
+/** How many sweeps on a kept K (each checked exactly) solveIsland tries before it builds K afresh. */
+const REFINE_ROUNDS = 2;
+
 export class World {
   readonly bodies: Body[] = [];
   readonly sources: ConstraintSource[] = [];
@@ -336,12 +339,16 @@ export class World {
 
   /** Everything the world carries across steps (states, time, sleep timers, warm starts): see world-state.ts. */
   saveState(): WorldState {
-    return saveWorldState(this, this.warm);
+    const state = saveWorldState(this, this.warm);
+    state.solver = this.solver.saveKept();
+    return state;
   }
 
   /** Restores what saveState() wrote, bit for bit, into this world or one built the same way. */
   restoreState(state: WorldState): void {
     restoreWorldState(this, this.warm, state);
+    // the K the saved world kept for its rows (the next step corrects its warm forces on it)
+    this.solver.restoreKept(state.solver ?? null, this.rows, this.bodies);
     // a body asleep before and after keeps its shapes where the collision world last placed them:
     // they must be placed where the restored q puts them
     this.collision.repose();
@@ -813,10 +820,12 @@ export class World {
    * An island solved implicitly (ConstraintSolver.buildImplicit) first has its warm forces
    * measured, all at once, through one O(n) AccelerationDeltas pass per body and no K
    * (ConstraintSolver.checkForces); when no row's natural-map residual can exceed the tolerance,
-   * those forces are the answer and K is not built (a body at rest, about half its steps). This
-   * is tried when the island's bodies say it may hold (Body.checkWarmStart): after a solve of
-   * at most one sweep, or a check passed with room to spare. Otherwise K is built and the sweeps
-   * run from the warm forces.
+   * those forces are the answer and K is not built (a body at rest, about half its steps). When
+   * they do not hold and the solver keeps a K built for the same rows at an earlier step, sweeps on
+   * it correct them (ConstraintSolver.refineCheckedForces), and a second check says whether the
+   * corrected forces hold. This is tried when the island's bodies say it may hold
+   * (Body.checkWarmStart): after a solve of at most one sweep, or a check passed with a K kept or
+   * with room to spare. Otherwise K is built and the sweeps run from the forces reached.
    */
   private solveIsland(rows: RowBuffer, isl: number, h: number): void {
     const st = this.stats;
@@ -845,12 +854,21 @@ export class World {
     solver.setAccelerationRhs(rows, bodies, h);
     const tol = options.tolerance ?? 1e-9;
     let holds: boolean;
-    if (check && solver.checkForces(rows, bodies, rows.force, options)) {
+    let held = check && solver.checkForces(rows, bodies, rows.force, options);
+    // a sweep for the correction on the K kept from an earlier step, checked exactly afterwards
+    let sweeps = 0;
+    for (let round = 0; check && !held && solver.hasKeptK && round < REFINE_ROUNDS; round++) {
+      sweeps += solver.refineCheckedForces(rows, options).iterations;
+      held = solver.checkForces(rows, bodies, rows.force, options);
+    }
+    st.iterations = Math.max(st.iterations, sweeps);
+    if (held) {
       solver.applyCheckedForces(bodies);
       st.residual = Math.max(st.residual, solver.checkResult.residual);
-      // at rest a set of forces that held drifts off by a few times its residual a step: with
-      // less than half the tolerance to spare, the next step builds K at once
-      holds = solver.checkResult.residual <= 0.5 * tol;
+      // at rest a set of forces that held drifts off by a few times its residual a step: without a
+      // kept K to correct them on, and with less than half the tolerance to spare, the next step
+      // builds K at once
+      holds = solver.hasKeptK || solver.checkResult.residual <= 0.5 * tol;
     } else {
       if (check) {
         t0 = this.clock();

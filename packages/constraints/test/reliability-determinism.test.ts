@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder, type Model } from '@sinew/featherstone';
 import { TrajectoryFollower, World, type WorldOptions } from '../src/index.js';
+import { sameBits, stateBits } from './state-bits.js';
 
 /** 10,000 steps, saved at the half (SINEW_DETERMINISM_STEPS overrides, for a quick look). */
 const STEPS = Number(process.env.SINEW_DETERMINISM_STEPS ?? 10_000);
@@ -61,14 +62,6 @@ function build(order: Name[] = ['chain', 'box1', 'box2'], options: WorldOptions 
 }
 
 /** Every body's State.save, in the world's order, as bytes. */
-function stateBits(world: World): Uint8Array {
-  const parts = world.bodies.map((b) => b.state.save());
-  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
-  return new Uint8Array(out.buffer);
-}
-const sameBits = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 /** Lets the event loop run: a test that computes for a minute without a break trips vitest's worker RPC timeout. */
 const breathe = (i: number) => (i % 500 === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined);
 
