@@ -25,6 +25,13 @@ export class Body {
    */
   readonly frameQ: Float64Array;
   readonly frameQd: Float64Array;
+  /**
+   * q and qd at the World's last forward kinematics of this body with velocities (NaN before the
+   * first): while they are unchanged, the link poses and velocities in its State's work arrays are
+   * those of the current state (World.awakeKinematics).
+   */
+  readonly kinematicsQ: Float64Array;
+  readonly kinematicsQd: Float64Array;
   /** Momentum the free root's subtree must have after the step (null unless link 0 is the only free root of a multi-link body; a single free body keeps its momentum by the integrator itself). */
   readonly momentumTarget: Float64Array | null;
   readonly momentumStart: Float64Array | null;
@@ -86,6 +93,8 @@ export class Body {
     this.savedQd = new Float64Array(model.nv);
     this.frameQ = new Float64Array(model.nq);
     this.frameQd = new Float64Array(model.nv);
+    this.kinematicsQ = new Float64Array(model.nq).fill(NaN);
+    this.kinematicsQd = new Float64Array(model.nv).fill(NaN);
     this.scratch = new Float64Array(Math.max(6, model.nv));
     this.gyroDelta = new Float64Array(model.nv);
     const freeTree = model.parent[0] === -1 && model.jointType[0] === 4 && freeRootCount(model) === 1;

@@ -156,6 +156,12 @@ function copyRow(r: RowBuffer, j: number, k: number): void {
   r.restitution[k] = r.restitution[j]; r.key[k] = r.key[j]; r.force[k] = r.force[j];
 }
 
+/** Whether a and b hold the same numbers (NaN equals nothing). */
+function sameNumbers(a: Float64Array, b: Float64Array): boolean {
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /** How many sweeps on a kept K (each checked exactly) solveIsland tries before it builds K afresh. */
 const REFINE_ROUNDS = 2;
 
@@ -802,7 +808,12 @@ export class World {
     const bodies = this.bodies;
     for (let bi = 0; bi < bodies.length; bi++) {
       const b = bodies[bi];
-      if (!b.sleeping) forwardKinematics(b.model, b.state, withVelocities);
+      if (b.sleeping) continue;
+      // (a state the last kinematics with velocities saw, step after step when nothing moved the
+      // body after the position check of the step before: its work arrays hold the same numbers)
+      if (withVelocities && sameNumbers(b.kinematicsQ, b.state.q) && sameNumbers(b.kinematicsQd, b.state.qd)) continue;
+      forwardKinematics(b.model, b.state, withVelocities);
+      if (withVelocities) { b.kinematicsQ.set(b.state.q); b.kinematicsQd.set(b.state.qd); }
     }
   }
 
