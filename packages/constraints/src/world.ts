@@ -212,6 +212,8 @@ export class World {
   readonly rows = new RowBuffer(64);
   readonly solver = new ConstraintSolver();
   private readonly warm = new WarmStartTable();
+  /** Per row (by its place in the row buffer), the warm-start table's slot its force went to (WarmStartTable.getAt). */
+  private warmSlot = new Int32Array(0);
   private islandOf = new Int32Array(8);
   private islandId = new Int32Array(8);
   private islandCount = new Int32Array(8);
@@ -493,7 +495,8 @@ export class World {
         bodies[rows.bodyA[j]].worldRule = false;
         if (rows.bodyB[j] >= 0) bodies[rows.bodyB[j]].worldRule = false;
       }
-      rows.force[j] = rows.key[j] === -1 ? 0 : this.warm.get(rows.key[j]);
+      // (the slot the row of the same place had last step holds this key, at rest: no hashing)
+      rows.force[j] = rows.key[j] === -1 ? 0 : this.warm.getAt(j < this.warmSlot.length ? this.warmSlot[j] : -1, rows.key[j]);
       const tag = rows.tag[j];
       if (tag === RowTag.Pin || tag === RowTag.Limit || tag === RowTag.Contact) {
         rowPositionInto(rows, j, bodies, rows.offset, j);
@@ -762,6 +765,18 @@ export class World {
     this.positionsChecked = checked;
   }
 
+  /** buildIslands for a world of one body: its rows, in order, are the one island (none without rows). */
+  private oneIsland(rows: RowBuffer): number {
+    const count = rows.count;
+    if (this.islandStart.length < 2) this.islandStart = new Int32Array(2);
+    if (this.islandRows.length < count) this.islandRows = new Int32Array(2 * count);
+    for (let j = 0; j < count; j++) this.islandRows[j] = j;
+    this.islandStart[0] = 0;
+    this.islandStart[1] = count;
+    this.bodies[0].island = count > 0 ? 0 : -1;
+    return count > 0 ? 1 : 0;
+  }
+
   /** Groups rows by island (bodies linked by two-body rows). Returns the island count. */
   private buildIslands(rows: RowBuffer): number {
     const nb = this.bodies.length;
@@ -770,6 +785,7 @@ export class World {
       this.islandId = new Int32Array(2 * nb);
       this.islandCount = new Int32Array(2 * nb);
     }
+    if (nb === 1) return this.oneIsland(rows);
     const parent = this.islandOf, id = this.islandId, countByRoot = this.islandCount;
     for (let b = 0; b < nb; b++) { parent[b] = b; id[b] = -1; countByRoot[b] = 0; }
     for (let j = 0; j < rows.count; j++) {
@@ -895,9 +911,10 @@ export class World {
       holds = r.iterations <= 1;
     }
     for (let k = 0; k < solver.nBodies; k++) bodies[solver.bodyList[k]].checkWarmStart = holds;
+    if (this.warmSlot.length < rows.capacity) { const slots = new Int32Array(rows.capacity).fill(-1); slots.set(this.warmSlot); this.warmSlot = slots; }
     for (let c = 0; c < solver.m; c++) {
       const j = solver.rowAt(c);
-      if (rows.key[j] !== -1 && this.warmStart) this.warm.set(rows.key[j], rows.force[j]);
+      if (rows.key[j] !== -1 && this.warmStart) this.warmSlot[j] = this.warm.set(rows.key[j], rows.force[j]);
     }
     st.ms.solve += this.clock() - t1;
   }

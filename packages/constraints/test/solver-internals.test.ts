@@ -17,7 +17,7 @@ import { ConstraintSolver } from '../src/solver/constraint-solver.js';
 import type { PgsOptions } from '../src/lcp/pgs.js';
 
 describe('WarmStartTable', () => {
-  it('answers like a Map over 20 generations of random keys (contact keys near -2^53, limit and drive keys), growing from 4 slots', () => {
+  it('answers like a Map over 20 generations of random keys (contact keys near -2^53, limit and drive keys), growing from 4 slots, also from the slots its sets return', () => {
     const rng = new SeededRandom(7);
     const table = new WarmStartTable(4);
     let lookups = 0;
@@ -37,6 +37,15 @@ describe('WarmStartTable', () => {
       }
       expect(table.size).toBe(ref.size);
       for (const [key, value] of ref) { expect(table.get(key)).toBe(value); lookups++; }
+      // getAt: straight from the slot a set returned (the last set of a key: its one slot), and
+      // like get from any other slot, out of range or not
+      const slots = new Map<number, number>();
+      for (const key of keys) slots.set(key, table.set(key, ref.get(key)!));
+      for (const [key, value] of ref) {
+        expect(table.getAt(slots.get(key)!, key)).toBe(value);
+        expect(table.getAt(Math.floor(rng.next() * 1e5) - 10, key)).toBe(value);
+      }
+      expect(table.getAt(slots.get(keys[0])!, 2 ** 40, NaN)).toBeNaN(); // (a key never set)
       // absent keys: the fallback
       for (let k = 0; k < 200; k++) {
         const key = -3 - Math.floor(rng.next() * 2 ** 52);

@@ -58,18 +58,31 @@ export class WarmStartTable {
     return otherwise;
   }
 
-  /** Stores (or overwrites) the force of `key`. */
-  set(key: number, value: number): void {
+  /**
+   * Stores (or overwrites) the force of `key`. Returns the slot it went to: until the table is
+   * cleared and written again, getAt(slot, key) finds it there without hashing.
+   */
+  set(key: number, value: number): number {
     if (2 * (this.size + 1) > this.mask + 1) this.grow();
     const g = this.generation;
     let i = this.hash(key);
     for (; this.stamp[i] === g; i = (i + 1) & this.mask) {
-      if (this.keys[i] === key) { this.values[i] = value; return; }
+      if (this.keys[i] === key) { this.values[i] = value; return i; }
     }
     this.stamp[i] = g;
     this.keys[i] = key;
     this.values[i] = value;
     this.size++;
+    return i;
+  }
+
+  /**
+   * get(key, otherwise) when `slot` (from a set of the current entries, or any number) holds
+   * `key`: then its value, read straight from the slot (a key has one slot); else a lookup.
+   */
+  getAt(slot: number, key: number, otherwise = 0): number {
+    if (slot >= 0 && slot <= this.mask && this.stamp[slot] === this.generation && this.keys[slot] === key) return this.values[slot];
+    return this.get(key, otherwise);
   }
 
   private grow(): void {
