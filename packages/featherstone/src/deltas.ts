@@ -197,25 +197,80 @@ export function accelerationDeltasForces(
   outZ: Arr | null = null, zo = 0,
 ): Arr {
   requireDynamics(state);
-  const w = state.work, dp = w.dp, F = w.batchForce, parent = model.parent, n = model.nLinks;
+  const w = state.work, dp = w.dp, du = w.du, U = w.U, Dinv = w.Dinv, Xup = w.Xup, n = model.nLinks;
+  const type = model.jointType, parent = model.parent, axis = model.axis, vOffset = model.vOffset;
   for (let e = 0, end = 6 * n; e < end; e++) dp[e] = -f[fo + e];
   const tag = ++w.stampCounter;
   for (let i = n - 1; i >= 0; i--) {
-    const o = 6 * i, p = parent[i];
-    F[0] = dp[o]; F[1] = dp[o + 1]; F[2] = dp[o + 2]; F[3] = dp[o + 3]; F[4] = dp[o + 4]; F[5] = dp[o + 5];
-    // this joint alone (the walk stops at its parent), which leaves X^T (dp + U D^-1 du) in F
-    const nv = inboundPath(model, state, i, 1, tau, to + model.vOffset[i], w.pathDof, w.pathDu, w.pathDinvDu, 0, 0, p);
-    // (entries come last dof first)
-    for (let r = 0; r < nv; r++) w.du[o + r] = w.pathDu[nv - 1 - r];
-    if (outZ !== null) for (let r = 0, d = zo + model.vOffset[i]; r < nv; r++) outZ[d + r] = w.pathDinvDu[nv - 1 - r];
+    const o = 6 * i, io = 36 * i, t = type[i], p = parent[i], v0 = vOffset[i];
     w.stamp[i] = tag;
-    if (p >= 0) {
-      const po = 6 * p;
-      dp[po] += F[0]; dp[po + 1] += F[1]; dp[po + 2] += F[2]; dp[po + 3] += F[3]; dp[po + 4] += F[4]; dp[po + 5] += F[5];
+    // dp_i, carried up as dp_i + U_i D_i^-1 du_i (lines 6-16). The joint types are written out as
+    // in inboundPath, here in one loop over the tree with the force in locals: through one
+    // inboundPath call per link the pass took half as long again.
+    let a0 = dp[o], a1 = dp[o + 1], a2 = dp[o + 2], a3 = dp[o + 3], a4 = dp[o + 4], a5 = dp[o + 5];
+    if (t === JointType.revolute || t === JointType.prismatic) {
+      const ao = 3 * i, sx = axis[ao], sy = axis[ao + 1], sz = axis[ao + 2];
+      let g = t === JointType.revolute ? -(sx * a0 + sy * a1 + sz * a2) : -(sx * a3 + sy * a4 + sz * a5);
+      if (tau !== null) g += tau[to + v0];
+      const k = Dinv[io] * g;
+      du[o] = g;
+      if (outZ !== null) outZ[zo + v0] = k;
+      a0 += U[io] * k; a1 += U[io + 1] * k; a2 += U[io + 2] * k; a3 += U[io + 3] * k; a4 += U[io + 4] * k; a5 += U[io + 5] * k;
+    } else if (t === JointType.spherical) {
+      let g0 = -a0, g1 = -a1, g2 = -a2;
+      if (tau !== null) { g0 += tau[to + v0]; g1 += tau[to + v0 + 1]; g2 += tau[to + v0 + 2]; }
+      const k0 = Dinv[io] * g0 + Dinv[io + 1] * g1 + Dinv[io + 2] * g2;
+      const k1 = Dinv[io + 3] * g0 + Dinv[io + 4] * g1 + Dinv[io + 5] * g2;
+      const k2 = Dinv[io + 6] * g0 + Dinv[io + 7] * g1 + Dinv[io + 8] * g2;
+      du[o] = g0; du[o + 1] = g1; du[o + 2] = g2;
+      if (outZ !== null) { outZ[zo + v0] = k0; outZ[zo + v0 + 1] = k1; outZ[zo + v0 + 2] = k2; }
+      a0 += U[io] * k0 + U[io + 6] * k1 + U[io + 12] * k2;
+      a1 += U[io + 1] * k0 + U[io + 7] * k1 + U[io + 13] * k2;
+      a2 += U[io + 2] * k0 + U[io + 8] * k1 + U[io + 14] * k2;
+      a3 += U[io + 3] * k0 + U[io + 9] * k1 + U[io + 15] * k2;
+      a4 += U[io + 4] * k0 + U[io + 10] * k1 + U[io + 16] * k2;
+      a5 += U[io + 5] * k0 + U[io + 11] * k1 + U[io + 17] * k2;
+    } else if (t === JointType.free && p < 0) {
+      // S = 1: du = -dp (+ the joint force); nothing above it
+      for (let r = 0; r < 6; r++) du[o + r] = -dp[o + r] + (tau !== null ? tau[to + v0 + r] : 0);
+      if (outZ !== null) {
+        for (let r = 0; r < 6; r++) {
+          const ro = io + 6 * r;
+          outZ[zo + v0 + r] = Dinv[ro] * du[o] + Dinv[ro + 1] * du[o + 1] + Dinv[ro + 2] * du[o + 2] + Dinv[ro + 3] * du[o + 3] + Dinv[ro + 4] * du[o + 4] + Dinv[ro + 5] * du[o + 5];
+        }
+      }
+      continue;
+    } else if (t !== JointType.fixed) {
+      // other joints through their S: this joint alone by inboundPath, which carries F up
+      const F = w.batchForce;
+      F[0] = a0; F[1] = a1; F[2] = a2; F[3] = a3; F[4] = a4; F[5] = a5;
+      const nv = inboundPath(model, state, i, 1, tau, to + v0, w.pathDof, w.pathDu, w.pathDinvDu, 0, 0, p);
+      // (entries come last dof first)
+      for (let r = 0; r < nv; r++) du[o + r] = w.pathDu[nv - 1 - r];
+      if (outZ !== null) for (let r = 0; r < nv; r++) outZ[zo + v0 + r] = w.pathDinvDu[nv - 1 - r];
+      if (p >= 0) addToParent(dp, 6 * p, F[0], F[1], F[2], F[3], F[4], F[5]);
+      continue;
     }
+    if (p < 0) continue;
+    // dp_parent += X_i^T (dp_i + U_i D_i^-1 du_i)
+    const xo = 12 * i;
+    const Fx = Xup[xo] * a3 + Xup[xo + 3] * a4 + Xup[xo + 6] * a5;
+    const Fy = Xup[xo + 1] * a3 + Xup[xo + 4] * a4 + Xup[xo + 7] * a5;
+    const Fz = Xup[xo + 2] * a3 + Xup[xo + 5] * a4 + Xup[xo + 8] * a5;
+    const rx = Xup[xo + 9], ry = Xup[xo + 10], rz = Xup[xo + 11];
+    addToParent(dp, 6 * p,
+      Xup[xo] * a0 + Xup[xo + 3] * a1 + Xup[xo + 6] * a2 + (ry * Fz - rz * Fy),
+      Xup[xo + 1] * a0 + Xup[xo + 4] * a1 + Xup[xo + 7] * a2 + (rz * Fx - rx * Fz),
+      Xup[xo + 2] * a0 + Xup[xo + 5] * a1 + Xup[xo + 8] * a2 + (rx * Fy - ry * Fx),
+      Fx, Fy, Fz);
   }
   outward(model, state, outDqdd);
   return outDqdd;
+}
+
+/** dp[po..po+6) += (f0..f5). */
+function addToParent(dp: Float64Array, po: number, f0: number, f1: number, f2: number, f3: number, f4: number, f5: number): void {
+  dp[po] += f0; dp[po + 1] += f1; dp[po + 2] += f2; dp[po + 3] += f3; dp[po + 4] += f4; dp[po + 5] += f5;
 }
 
 /**
