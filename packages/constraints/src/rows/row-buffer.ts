@@ -76,6 +76,15 @@ export class RowBuffer {
 
   /** Appends a row with neutral fields; returns its index. Grows the storage (doubling) when full. */
   add(type: RowTypeCode, tag: RowTagCode, bodyA: number, linkA: number, bodyB: number, linkB: number): number {
+    const i = this.begin(type, tag, bodyA, linkA, bodyB, linkB);
+    this.pA[3 * i] = 0; this.pA[3 * i + 1] = 0; this.pA[3 * i + 2] = 0;
+    this.pB[3 * i] = 0; this.pB[3 * i + 1] = 0; this.pB[3 * i + 2] = 0;
+    this.dir[3 * i] = 0; this.dir[3 * i + 1] = 0; this.dir[3 * i + 2] = 0;
+    return i;
+  }
+
+  /** add() but for the points and direction, which the caller writes (addPoint). */
+  private begin(type: RowTypeCode, tag: RowTagCode, bodyA: number, linkA: number, bodyB: number, linkB: number): number {
     if (this.count === this.capacity) this.grow(Math.max(16, 2 * this.capacity));
     const i = this.count++;
     this.type[i] = type;
@@ -85,9 +94,6 @@ export class RowBuffer {
     this.bodyB[i] = bodyB;
     this.linkB[i] = linkB;
     this.dof[i] = -1;
-    this.pA[3 * i] = 0; this.pA[3 * i + 1] = 0; this.pA[3 * i + 2] = 0;
-    this.pB[3 * i] = 0; this.pB[3 * i + 1] = 0; this.pB[3 * i + 2] = 0;
-    this.dir[3 * i] = 0; this.dir[3 * i + 1] = 0; this.dir[3 * i + 2] = 0;
     this.lo[i] = -Infinity;
     this.hi[i] = Infinity;
     this.boundRow[i] = -1;
@@ -128,7 +134,7 @@ export class RowBuffer {
 
   /** A point row: direction d (world), point a (link coordinates of A), point b (link coordinates of B, or world when B is the world). */
   addPoint(tag: RowTagCode, bodyA: number, linkA: number, a: ArrayLike<number>, bodyB: number, linkB: number, b: ArrayLike<number>, d: ArrayLike<number>): number {
-    const i = this.add(RowType.Point, tag, bodyA, linkA, bodyB, linkB);
+    const i = this.begin(RowType.Point, tag, bodyA, linkA, bodyB, linkB);
     this.pA[3 * i] = a[0]; this.pA[3 * i + 1] = a[1]; this.pA[3 * i + 2] = a[2];
     this.pB[3 * i] = b[0]; this.pB[3 * i + 1] = b[1]; this.pB[3 * i + 2] = b[2];
     this.dir[3 * i] = d[0]; this.dir[3 * i + 1] = d[1]; this.dir[3 * i + 2] = d[2];
