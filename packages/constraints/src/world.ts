@@ -7,7 +7,10 @@
  *   3. impacts: rows hitting faster than a threshold get a velocity jump from an impulse LCP on
  *      the same K (section 5), with restitution;
  *   4. the mixed LCP (PGS; Cholesky when every row is bilateral) gives the constraint forces,
- *      qdd = qdd0 + sum f dqdd;
+ *      qdd = qdd0 + sum f dqdd. An island solved implicitly first measures its warm-start forces
+ *      without K, and keeps them when they hold; else corrects them by a sweep on the K kept from
+ *      an earlier step and measures again; K is built (step 2) only when neither holds
+ *      (solveIsland);
  *   5. semi-implicit Euler; if the tentative state violates a unilateral condition deeper than the
  *      tolerance, the step is halved and retried (backtracking), at most `maxHalvings` times — at
  *      the cap the step is accepted as it is and the violation is left to stabilisation;
