@@ -357,6 +357,9 @@ export class World {
 
   /** Restores what saveState() wrote, bit for bit, into this world or one built the same way. */
   restoreState(state: WorldState): void {
+    // (refused before anything changes when it does not fit this world)
+    const kept = state.solver ? ConstraintSolver.keptMismatch(state.solver, this.bodies) : '';
+    if (kept) throw new RangeError(`World.restoreState: ${kept}`);
     restoreWorldState(this, this.warm, state);
     // the K the saved world kept for its rows (the next step corrects its warm forces on it)
     this.solver.restoreKept(state.solver ?? null, this.rows, this.bodies);

@@ -93,4 +93,21 @@ describe('World.restoreState and the K the solver keeps', () => {
     console.log(`[restore] ${same}/120 steps bit-identical with the kept K; without it the first difference is at step ${firstDiff}`);
     expect(firstDiff).toBeGreaterThanOrEqual(0);
   });
+
+  it('refuses a saved solver state that does not fit the world, changing nothing', () => {
+    const A = restingHumanoid();
+    for (let i = 0; i < 300; i++) A.step(1 / 60);
+    const saved = A.saveState();
+    expect(saved.solver).toBeTruthy();
+    const B = restingHumanoid();
+    for (let i = 0; i < 10; i++) B.step(1 / 60);
+    const before = stateBits(B), timeBefore = B.time;
+    const otherBody = { ...saved, solver: { ...saved.solver!, bodyList: Int32Array.of(3) } };
+    expect(() => B.restoreState(otherBody)).toThrow(/World.restoreState: the saved solver state names body 3; the world has 1/);
+    const jIdx = saved.solver!.jIdx.slice();
+    jIdx[0] = 1000;
+    expect(() => B.restoreState({ ...saved, solver: { ...saved.solver!, jIdx } })).toThrow(/reaches dof 1000 of its bodies' 44/);
+    expect(sameBits(stateBits(B), before)).toBe(true);
+    expect(B.time).toBe(timeBefore);
+  });
 });

@@ -1243,9 +1243,30 @@ export class ConstraintSolver {
     };
   }
 
+  /**
+   * '' when what saveKept copied fits `bodies` (its bodies exist, its rows and its K's entries
+   * reach only their dofs), else what does not: World.restoreState asks before it changes anything.
+   */
+  static keptMismatch(s: KeptSolverState, bodies: readonly Body[]): string {
+    let dofs = 0;
+    for (let k = 0; k < s.nBodies; k++) {
+      const b = s.bodyList[k];
+      if (!(b >= 0 && b < bodies.length)) return `the saved solver state names body ${b}; the world has ${bodies.length}`;
+      dofs += bodies[b].model.nv;
+    }
+    for (let c = 0; c < s.m; c++) if (!(s.rowList[c] >= 0)) return `the saved solver state lists row ${s.rowList[c]}`;
+    // (the entries built; the room after them is written before it is read)
+    for (let e = 0; e < s.deferredAt; e++) {
+      if (!(s.jIdx[e] >= 0 && s.jIdx[e] < dofs)) return `the saved solver state reaches dof ${s.jIdx[e]} of its bodies' ${dofs} (saved from a world built otherwise?)`;
+    }
+    return '';
+  }
+
   /** Puts back what saveKept copied, for `rows` and `bodies` of a world built the same way (World.restoreState); null forgets the kept K. */
   restoreKept(s: KeptSolverState | null, rows: RowBuffer, bodies: readonly Body[]): void {
     if (s === null) { this.keptK = false; this.layoutRows = null; return; }
+    const problem = ConstraintSolver.keptMismatch(s, bodies);
+    if (problem) throw new RangeError(`ConstraintSolver.restoreKept: ${problem}`);
     const m = s.m, nb = s.nBodies;
     const grow = <T extends Int32Array>(a: T, n: number): T => (a.length >= n ? a : (new Int32Array(2 * n) as T));
     this.rowList = grow(this.rowList, m); this.rowList.set(s.rowList);
