@@ -215,7 +215,7 @@ export class World {
   readonly rows = new RowBuffer(64);
   readonly solver = new ConstraintSolver();
   private readonly warm = new WarmStartTable();
-  /** Per row (by its place in the row buffer), the warm-start table's slot its force went to (WarmStartTable.getAt). */
+  /** Per row (by its place in the row buffer, as large as it), the warm-start table's slot its force went to (WarmStartTable.getAt). */
   private warmSlot = new Int32Array(0);
   private islandOf = new Int32Array(8);
   private islandId = new Int32Array(8);
@@ -496,13 +496,14 @@ export class World {
     // a rigid body moves by the world rule unless a pin holds it (Body.worldRule)
     for (let bi = 0; bi < bodies.length; bi++) bodies[bi].worldRule = bodies[bi].rigid;
     rowVelocitiesInto(rows, bodies, rows.velocity);
+    if (this.warmSlot.length < rows.capacity) { const slots = new Int32Array(rows.capacity).fill(-1); slots.set(this.warmSlot); this.warmSlot = slots; }
     for (let j = 0; j < rows.count; j++) {
       if (rows.tag[j] === RowTag.Pin) {
         bodies[rows.bodyA[j]].worldRule = false;
         if (rows.bodyB[j] >= 0) bodies[rows.bodyB[j]].worldRule = false;
       }
       // (the slot the row of the same place had last step holds this key, at rest: no hashing)
-      rows.force[j] = rows.key[j] === -1 ? 0 : this.warm.getAt(j < this.warmSlot.length ? this.warmSlot[j] : -1, rows.key[j]);
+      rows.force[j] = rows.key[j] === -1 ? 0 : this.warm.getAt(this.warmSlot[j], rows.key[j]);
       const tag = rows.tag[j];
       if (tag === RowTag.Pin || tag === RowTag.Limit || tag === RowTag.Contact) {
         rowPositionInto(rows, j, bodies, rows.offset, j);
@@ -917,7 +918,6 @@ export class World {
       holds = r.iterations <= 1;
     }
     for (let k = 0; k < solver.nBodies; k++) bodies[solver.bodyList[k]].checkWarmStart = holds;
-    if (this.warmSlot.length < rows.capacity) { const slots = new Int32Array(rows.capacity).fill(-1); slots.set(this.warmSlot); this.warmSlot = slots; }
     for (let c = 0; c < solver.m; c++) {
       const j = solver.rowAt(c);
       if (rows.key[j] !== -1 && this.warmStart) this.warmSlot[j] = this.warm.set(rows.key[j], rows.force[j]);

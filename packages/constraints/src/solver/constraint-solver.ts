@@ -289,17 +289,28 @@ export class ConstraintSolver {
         colSize += bodies[b].model.nv;
       }
     }
-    if (this.f.length < count) {
-      const c2 = 2 * count;
-      this.f = new Float64Array(c2);
-      this.b = new Float64Array(c2);
-      this.lo = new Float64Array(c2);
-      this.hi = new Float64Array(c2);
-      this.boundRow = new Int32Array(c2);
-      this.diag = new Float64Array(c2);
-      this.scale = new Float64Array(c2);
-    }
+    this.reserveRows(count);
     this.colSize = colSize;
+  }
+
+  /** Room for m rows in the per-row arrays of a problem (forces, right-hand side, bounds, K_ii, scales). */
+  private reserveRows(m: number): void {
+    if (this.f.length >= m) return;
+    const c2 = 2 * m;
+    this.f = new Float64Array(c2);
+    this.b = new Float64Array(c2);
+    this.lo = new Float64Array(c2);
+    this.hi = new Float64Array(c2);
+    this.boundRow = new Int32Array(c2);
+    this.diag = new Float64Array(c2);
+    this.scale = new Float64Array(c2);
+  }
+
+  /** Room for m rows' runs of entries in the implicit mode's per-row arrays. */
+  private reserveRuns(m: number): void {
+    if (this.rowStart.length >= m + 1) return;
+    this.rowStart = new Int32Array(2 * m + 1); this.rootAt = new Int32Array(2 * m + 1);
+    this.rowEnd = new Int32Array(2 * m + 1); this.deferred = new Uint8Array(2 * m + 1);
   }
 
   private allRowsBilateral(rows: RowBuffer): boolean {
@@ -520,10 +531,7 @@ export class ConstraintSolver {
   private buildImplicit(rows: RowBuffer, bodies: readonly Body[]): void {
     const m = this.m;
     if (!this.measuresReady) this.prepareMeasures(rows, bodies);
-    if (this.rowStart.length < m + 1) {
-      this.rowStart = new Int32Array(2 * m + 1); this.rootAt = new Int32Array(2 * m + 1);
-      this.rowEnd = new Int32Array(2 * m + 1); this.deferred = new Uint8Array(2 * m + 1);
-    }
+    this.reserveRuns(m);
     this.builtRows = rows;
     this.builtBodies = bodies;
     this.deferredRows.built = 0;
@@ -1075,34 +1083,27 @@ export class ConstraintSolver {
    * (b and the bounds), in implicit mode.
    */
   checkForces(rows: RowBuffer, bodies: readonly Body[], forces: Float64Array, options: PgsOptions): boolean {
-    const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, list = this.rowList, b = this.b;
-    if (this.checkA.length < m) this.checkA = new Float64Array(2 * m);
-    const a = this.checkA;
-    if (this.refined && forces === rows.force) {
-      // the forces refineCheckedForces left in f and in `forces`, within their bounds
-      this.refined = false;
-      for (let c = 0; c < m; c++) a[c] = b[c];
-      this.measureForces(rows, bodies);
-      return this.checkBound(options);
+    const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, list = this.rowList;
+    // (after refineCheckedForces, f and `forces` hold the forces it left, within their bounds)
+    if (!(this.refined && forces === rows.force)) {
+      // the forces within their bounds: the rows without a bounding row first, then the friction
+      // boxes, which read their normal's force
+      for (let c = 0; c < m; c++) {
+        const x = forces[list[c]];
+        f[c] = x;
+        if (br[c] >= 0) continue;
+        const L = lo[c], U = hi[c];
+        f[c] = x < L ? L : x > U ? U : x;
+      }
+      for (let c = 0; c < m; c++) {
+        const r = br[c];
+        if (r < 0) continue;
+        const L = lo[c] * f[r], U = hi[c] * f[r], x = f[c];
+        f[c] = x < L ? L : x > U ? U : x;
+      }
+      for (let c = 0; c < m; c++) forces[list[c]] = f[c];
     }
     this.refined = false;
-    // the forces within their bounds: the rows without a bounding row first, then the friction
-    // boxes, which read their normal's force
-    for (let c = 0; c < m; c++) {
-      const x = forces[list[c]];
-      f[c] = x;
-      if (br[c] >= 0) continue;
-      const L = lo[c], U = hi[c];
-      f[c] = x < L ? L : x > U ? U : x;
-    }
-    for (let c = 0; c < m; c++) {
-      a[c] = b[c];
-      const r = br[c];
-      if (r < 0) continue;
-      const L = lo[c] * f[r], U = hi[c] * f[r], x = f[c];
-      f[c] = x < L ? L : x > U ? U : x;
-    }
-    for (let c = 0; c < m; c++) forces[list[c]] = f[c];
     this.measureForces(rows, bodies);
     return this.checkBound(options);
   }
@@ -1112,7 +1113,10 @@ export class ConstraintSolver {
    * a = b + J dqdd into checkA, dqdd and z = D^-1 du per body into checkedDq and checkedZ.
    */
   private measureForces(rows: RowBuffer, bodies: readonly Body[]): void {
-    const f = this.f, list = this.rowList, a = this.checkA;
+    const m = this.m, f = this.f, list = this.rowList, b = this.b;
+    if (this.checkA.length < m) this.checkA = new Float64Array(2 * m);
+    const a = this.checkA;
+    for (let c = 0; c < m; c++) a[c] = b[c];
     const accSize = this.accOffset[this.nBodies];
     if (this.checkedDq.length < accSize) { this.checkedDq = new Float64Array(2 * accSize); this.checkedZ = new Float64Array(2 * accSize); }
     const mv = this.measureVec, kind = this.sideKind, link = this.sideLink, dir = rows.dir, entries = this.entries;
@@ -1284,14 +1288,8 @@ export class ConstraintSolver {
     this.colOffset = grow(this.colOffset, 2 * m); this.colOffset.set(s.colOffset);
     this.layoutKey = grow(this.layoutKey, s.layoutKey.length); this.layoutKey.set(s.layoutKey);
     this.layoutRows = rows; this.layoutBodies = bodies; this.layoutCount = m;
-    if (this.f.length < m) {
-      this.f = new Float64Array(2 * m); this.b = new Float64Array(2 * m); this.lo = new Float64Array(2 * m); this.hi = new Float64Array(2 * m);
-      this.boundRow = new Int32Array(2 * m); this.diag = new Float64Array(2 * m); this.scale = new Float64Array(2 * m);
-    }
-    if (this.rowStart.length < m + 1) {
-      this.rowStart = new Int32Array(2 * m + 1); this.rootAt = new Int32Array(2 * m + 1);
-      this.rowEnd = new Int32Array(2 * m + 1); this.deferred = new Uint8Array(2 * m + 1);
-    }
+    this.reserveRows(m);
+    this.reserveRuns(m);
     this.rowStart.set(s.rowStart); this.rowEnd.set(s.rowEnd); this.rootAt.set(s.rootAt); this.diag.set(s.diag); this.deferred.set(s.deferredFlags);
     if (this.jIdx.length < s.sparseEnd) this.growSparse(s.sparseEnd);
     this.jIdx.set(s.jIdx); this.jVal.set(s.jVal); this.jW.set(s.jW);
