@@ -79,6 +79,13 @@ export class Body {
    * its rows by it, so the order in which bodies were added does not decide the Gauss-Seidel order.
    */
   rank = 0;
+  /**
+   * The key the world orders bodies by (Body.rank): 'n:' and the name the user gave, or, for a body
+   * added without a name, 'h:' and a hash of its model and of its state at its first step
+   * (bodyContentKey), so that the order bodies were added in never decides the results. '' until
+   * the world assigns it. Saved with the world.
+   */
+  key = '';
 
   constructor(index: number, name: string, model: Model, state?: State) {
     if (state && state.model !== model) throw new Error(`Body "${name}": the state belongs to another model`);

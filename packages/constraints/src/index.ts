@@ -4,7 +4,7 @@ export { rowAcceleration, rowVelocity, rowSideDelta, rowSideTestForce, rowSides 
 export { ConstraintSolver, type KMethod } from './solver/constraint-solver.js';
 export { Body } from './body.js';
 export type { ConstraintSource, StepContext } from './sources/source.js';
-export { JointLimits, type JointLimitOptions } from './sources/joint-limits.js';
+export { JointLimits, worstLimitViolation, type JointLimitOptions } from './sources/joint-limits.js';
 export { PointPin, HingePin, type PinTarget } from './sources/pin.js';
 export { TrajectoryFollower, VelocityMotor, gainsFromSettleTime, jointError, CRITICAL_SETTLE_FACTOR, type GainRule } from './sources/drives.js';
 export { World, type WorldOptions, type StepStats, type StabilizationMode } from './world.js';

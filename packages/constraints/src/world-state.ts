@@ -39,7 +39,7 @@ export interface WorldState {
   /** Simulated time (s). */
   time: number;
   /** Per body, in the world's order: State.save(), sleep flag, rest timer and Body.checkWarmStart (true when absent). */
-  bodies: { name: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean }[];
+  bodies: { name: string; key?: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean }[];
   /** Per source of the world, in order: its kind and the id its warm-start keys are built from (-1: none). */
   sources: { kind: string; id: number; pinId: number }[];
   /**
@@ -72,7 +72,7 @@ export function saveWorldState(world: WorldLike, warm: WarmStartTable): WorldSta
   const { keys, forces } = warm.entries();
   return {
     time: world.time,
-    bodies: world.bodies.map((b) => ({ name: b.name, state: b.state.save(), sleeping: b.sleeping, restTime: b.restTime, checkWarmStart: b.checkWarmStart })),
+    bodies: world.bodies.map((b) => ({ name: b.name, key: b.key, state: b.state.save(), sleeping: b.sleeping, restTime: b.restTime, checkWarmStart: b.checkWarmStart })),
     sources: world.sources.map(sourceIds),
     warmKeys: keys,
     warmForces: forces,
@@ -104,6 +104,7 @@ export function restoreWorldState(world: WorldLike, warm: WarmStartTable, s: Wor
     b.state.restore(sb.state);
     b.sleeping = sb.sleeping;
     b.restTime = sb.restTime;
+    if (sb.key !== undefined) b.key = sb.key;
     b.checkWarmStart = sb.checkWarmStart ?? true;
     // as a step would leave them (a sleeper whose state differs from these wakes)
     b.frameQ.set(b.state.q);

@@ -159,6 +159,31 @@ function copyRow(r: RowBuffer, j: number, k: number): void {
   r.restitution[k] = r.restitution[j]; r.key[k] = r.key[j]; r.force[k] = r.force[j];
 }
 
+/**
+ * A body's content key: FNV-1a (32-bit, two lanes) over its model's sizes, joint types, parents and
+ * spatial inertias, and the bits of its q and qd. Two bodies get the same key only when they are the same
+ * model in the same state, and so interchangeable.
+ */
+export function bodyContentKey(b: Body): string {
+  const m = b.model;
+  const words: number[] = [m.nLinks, m.nq, m.nv];
+  for (let i = 0; i < m.nLinks; i++) words.push(m.jointType[i], m.parent[i]);
+  const f = new Float64Array(m.I.length + m.nq + m.nv);
+  f.set(m.I, 0);
+  f.set(b.state.q, m.I.length);
+  f.set(b.state.qd, m.I.length + m.nq);
+  const u = new Uint32Array(f.buffer);
+  for (let k = 0; k < u.length; k++) words.push(u[k]);
+  let h1 = 0x811c9dc5, h2 = 0x01000193 ^ 0x5bd1e995;
+  for (const w of words) {
+    h1 = Math.imul(h1 ^ (w & 0xffff), 0x01000193) >>> 0;
+    h1 = Math.imul(h1 ^ (w >>> 16), 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ (w >>> 16), 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ (w & 0xffff), 0x01000193) >>> 0;
+  }
+  return `h:${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
+}
+
 /** Whether a and b hold the same numbers (NaN equals nothing). */
 function sameNumbers(a: Float64Array, b: Float64Array): boolean {
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
@@ -288,6 +313,8 @@ export class World {
   /** Adds a body (a character, or a one-link free body) with a fresh state or the given one. */
   addBody(model: Model, options: { name?: string; state?: State; selfCollision?: boolean; excludeRestOverlaps?: boolean } = {}): Body {
     const body = new Body(this.bodies.length, options.name ?? `body${this.bodies.length}`, model, options.state);
+    if (options.name !== undefined) body.key = `n:${options.name}`;
+    else this.unkeyed = true;
     body.state.gravity.set(this.gravity);
     // collision shapes of the model's links; a link never collides with its parent
     const excluded: [number, number][] = [];
@@ -322,10 +349,17 @@ export class World {
     }
   }
 
-  /** Canonical body order (by name, ties by index): the solver's row order follows it (Body.rank). Set-up only. */
+  /** Whether a body added without a name still waits for its content key (assigned at the next step). */
+  private unkeyed = false;
+
+  /**
+   * Canonical body order (by Body.key; bodies whose content is the same to the bit, and so
+   * interchangeable, by index): the solver's row order and the contacts follow it (Body.rank).
+   * Set-up only.
+   */
   private rankBodies(): void {
     const order = this.bodies.map((b) => b.index).sort((a, b) => {
-      const na = this.bodies[a].name, nb = this.bodies[b].name;
+      const na = this.bodies[a].key, nb = this.bodies[b].key;
       return na < nb ? -1 : na > nb ? 1 : a - b;
     });
     order.forEach((b, r) => { this.bodies[b].rank = r; });
@@ -361,6 +395,9 @@ export class World {
     const kept = state.solver ? ConstraintSolver.keptMismatch(state.solver, this.bodies) : '';
     if (kept) throw new RangeError(`World.restoreState: ${kept}`);
     restoreWorldState(this, this.warm, state);
+    // the saved order keys (a body the saved world had not yet keyed gets its key at the next step)
+    this.unkeyed = this.bodies.some((b) => !b.key);
+    this.rankBodies();
     // the K the saved world kept for its rows (the next step corrects its warm forces on it)
     this.solver.restoreKept(state.solver ?? null, this.rows, this.bodies);
     // a body asleep before and after keeps its shapes where the collision world last placed them:
@@ -374,6 +411,12 @@ export class World {
     // non-finite user input (drive and motor targets, pin points, q, qd, torques, forces) is refused before anything changes
     const refused = refusedInput(this.sources, this.bodies);
     if (refused) throw new RangeError(`World.step: ${refused}; the step was refused and the world is unchanged`);
+    if (this.unkeyed) {
+      // bodies added without a name are ordered by what they are and where they start
+      for (const b of this.bodies) if (!b.key) b.key = bodyContentKey(b);
+      this.unkeyed = false;
+      this.rankBodies();
+    }
     const st = this.stats;
     st.clampedSpeeds = 0;
     st.rows = 0; st.islands = 0; st.iterations = 0; st.residual = 0; st.halvings = 0; st.impacts = 0; st.errorBefore = 0; st.errorAfter = 0; st.error = '';

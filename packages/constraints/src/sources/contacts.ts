@@ -138,8 +138,10 @@ export class ContactSource implements ConstraintSource {
     if (this.collision.shapeCount === 0) { this.count = 0; return 0; }
     for (let i = 0; i < bodies.length; i++) this.collision.setBodyResting(bodies[i].index, bodies[i].sleeping);
     let n = this.collision.detect(this.linkPoses);
-    if (this.collision.overflowed) {
-      // grow once and detect again (allocates only when a larger scene appears)
+    // grow and detect again until nothing is dropped (allocates only when a larger scene appears):
+    // the pairs' overflow hides how many contacts the missing pairs make, so one growth may not do
+    // (each round at least doubles what overflowed, so this ends)
+    while (this.collision.overflowed) {
       this.collision.growToFit();
       n = this.collision.detect(this.linkPoses);
     }

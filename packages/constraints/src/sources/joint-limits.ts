@@ -196,3 +196,28 @@ function sphericalGaps(body: Body, link: number, out: Float64Array): Float64Arra
   out[7] = ax * qd[vo] + ay * qd[vo + 1] + az * qd[vo + 2];
   return out;
 }
+
+const GAPS = new Float64Array(8);
+
+/**
+ * How far a body's joints stand past their limits (rad or m, 0 when every joint is within its
+ * range): revolute and prismatic joints against lower/upper, spherical joints against their swing
+ * cone and twist range. Writes the worst violation and the link where it occurs into out.
+ */
+export function worstLimitViolation(body: Body, out: { violation: number; link: number } = { violation: 0, link: -1 }): { violation: number; link: number } {
+  const { model, state } = body;
+  out.violation = 0; out.link = -1;
+  for (let i = 0; i < model.nLinks; i++) {
+    const t = model.jointType[i];
+    let v = 0;
+    if (t === JointType.revolute || t === JointType.prismatic) {
+      const d = model.vOffset[i], x = state.q[model.qOffset[i]];
+      v = Math.max(0, model.lower[d] - x, x - model.upper[d]);
+    } else if (t === JointType.spherical && model.sphericalLimits[i]) {
+      const g = sphericalGaps(body, i, GAPS);
+      v = Math.max(0, g[0] === g[0] ? -g[0] : 0, -g[5], -g[6]);
+    }
+    if (v > out.violation) { out.violation = v; out.link = i; }
+  }
+  return out;
+}
