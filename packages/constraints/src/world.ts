@@ -61,8 +61,17 @@ export interface WorldOptions {
   stabilization?: StabilizationMode;
   /** Baumgarte constant alpha (1/s) for 'baumgarte' (default 50). */
   baumgarteAlpha?: number;
-  /** Halvings of a step at most (default 4). */
+  /** Halvings of one pass at most (default 4). */
   maxHalvings?: number;
+  /**
+   * Detection-and-solve passes per sub-step at most (default 2^(maxHalvings + 1), 32): a pass cut
+   * short by backtracking leaves the rest of the sub-step to the next pass, and the last pass takes
+   * all that remains without backtracking, so a step's cost is bounded whatever happens. A game
+   * that needs a tighter bound on its frame sets fewer (3 keeps every scene of the robustness
+   * suite finite, order-independent and never rolled back; hard landings then go deeper before
+   * stabilisation lifts them).
+   */
+  maxPasses?: number;
   /**
    * Largest joint speed (rad/s for hinges and ball joints, m/s for sliders), an optional safety
    * net as in PhysX and Bullet's reduced-coordinate articulations (default Infinity: off). Faster
@@ -114,7 +123,15 @@ export interface StepStats {
   clampedSpeeds: number;
   /** Milliseconds spent per phase in the last step (0 unless WorldOptions.timings is on). */
   ms: { rows: number; dynamics: number; k: number; solve: number; integrate: number; stabilize: number };
-  /** Message of a step that produced a non-finite state and was rolled back, else ''. */
+  /** Detection-and-solve passes the step made (at most maxPasses per sub-step, times RECOVERY_SUBSTEPS + 1 more when recovering). */
+  passes: number;
+  /**
+   * How the step recovered from a non-finite state ('' when it did not need to): 'substeps' (taken
+   * again in smaller sub-steps), 'stopped' (the failing bodies' velocities zeroed, then taken again)
+   * or 'rolled back' (every body left where the step began; time advances).
+   */
+  recovery: '' | 'substeps' | 'stopped' | 'rolled back';
+  /** What went non-finite in the step ('' when nothing did; see recovery for what was done). */
   error: string;
   /** Contact points found in the last detection, and the deepest penetration among them (m). */
   contacts: number;
@@ -190,6 +207,9 @@ function sameNumbers(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
+/** Sub-steps per sub-step of a step taken again after it went non-finite. */
+const RECOVERY_SUBSTEPS = 4;
+
 /** How many sweeps on a kept K (each checked exactly) solveIsland tries before it builds K afresh. */
 const REFINE_ROUNDS = 2;
 
@@ -218,6 +238,7 @@ export class World {
   stabilization: StabilizationMode;
   baumgarteAlpha: number;
   maxHalvings: number;
+  maxPasses: number;
   maxJointSpeed: number;
   backtrackTolerance: number;
   impactThreshold: number;
@@ -229,7 +250,7 @@ export class World {
   warmStart: boolean;
   readonly stats: StepStats = {
     time: 0, rows: 0, islands: 0, iterations: 0, residual: 0, halvings: 0, impacts: 0, errorBefore: 0, errorAfter: 0,
-    clampedSpeeds: 0, ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, error: '', contacts: 0, maxPenetration: 0, sleeping: 0,
+    clampedSpeeds: 0, ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, passes: 0, recovery: '', error: '', contacts: 0, maxPenetration: 0, sleeping: 0,
   };
   readonly collision: CollisionWorld;
   readonly contacts: ContactSource;
@@ -279,6 +300,8 @@ export class World {
     this.stabilization = options.stabilization ?? 'post';
     this.baumgarteAlpha = options.baumgarteAlpha ?? 50;
     this.maxHalvings = options.maxHalvings ?? 4;
+    this.maxPasses = options.maxPasses ?? 2 ** Math.min(20, this.maxHalvings + 1);
+    if (!(Number.isInteger(this.maxPasses) && this.maxPasses >= 1)) throw new RangeError(`World: maxPasses must be an integer >= 1, got ${options.maxPasses}`);
     this.maxJointSpeed = options.maxJointSpeed ?? Infinity;
     if (!(this.maxJointSpeed > 0)) throw new RangeError(`World: maxJointSpeed must be > 0 (Infinity turns it off), got ${options.maxJointSpeed}`);
     this.backtrackTolerance = options.backtrackTolerance ?? 0.005;
@@ -421,7 +444,7 @@ export class World {
     st.clampedSpeeds = 0;
     st.rows = 0; st.islands = 0; st.iterations = 0; st.residual = 0; st.halvings = 0; st.impacts = 0; st.errorBefore = 0; st.errorAfter = 0; st.error = '';
     st.ms.rows = 0; st.ms.dynamics = 0; st.ms.k = 0; st.ms.solve = 0; st.ms.integrate = 0; st.ms.stabilize = 0;
-    const h = dt / this.substeps;
+    st.passes = 0; st.recovery = '';
     const time0 = this.scalars[0];
     // a sleeper wakes under a load, or when its q or qd were changed since the last step (a body
     // moved by hand must not hang where it was put)
@@ -432,27 +455,31 @@ export class World {
       else if (b.sleeping && !b.sleepSnapshot) forwardKinematics(b.model, b.state, true);
     }
     for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
-    try {
-      for (let s = 0; s < this.substeps; s++) {
-        let remaining = h;
-        // guard against endless tiny steps: at most 2^(maxHalvings + 1) pieces per sub-step
-        for (let piece = 0; remaining > h * 1e-9 && piece < 1 << Math.min(20, this.maxHalvings + 1); piece++) {
-          this.scalars[1] = remaining;
-          this.advance();
-          remaining -= this.scalars[1];
-        }
-      }
-      st.error = this.checkFinite();
-    } catch (e) {
-      st.error = `World.step at t = ${time0}: ${(e as Error).message}`;
-      // a TypeError or ReferenceError is a programming error, not a state gone bad: roll back, then
-      // let it surface with its stack instead of freezing the world quietly
-      if (e instanceof TypeError || e instanceof ReferenceError) {
+    // Recovery (a world never stops moving because of one bad state): a step that goes non-finite
+    // is taken again from its start in RECOVERY_SUBSTEPS times as many sub-steps; if that fails too,
+    // the bodies that went non-finite lose their velocities (their motion is stopped where the step
+    // began) and the step is taken once more; only if that fails is it rolled back, time advancing.
+    const first = this.attempt(dt, this.substeps, time0);
+    if (first) {
+      this.rollBack(time0);
+      st.recovery = 'substeps';
+      let error = this.attempt(dt, this.substeps * RECOVERY_SUBSTEPS, time0);
+      if (error) {
         this.rollBack(time0);
-        throw e;
+        // the failing bodies and every body their rows joined them to in the failed try
+        for (const f of this.failedBodies) {
+          for (const b of this.bodies) {
+            if (b !== f && (f.island < 0 || b.island !== f.island)) continue;
+            b.state.qd.fill(0); b.frameQd.fill(0); b.state.work.dynamicsValid = false;
+          }
+        }
+        st.recovery = 'stopped';
+        error = this.attempt(dt, this.substeps * RECOVERY_SUBSTEPS, time0);
+        if (error) { st.recovery = 'rolled back'; this.rollBack(time0 + dt); }
       }
+      // what failed first, and what the step did about it
+      st.error = `${first}; ${st.recovery === 'rolled back' ? 'the step was rolled back' : st.recovery === 'stopped' ? 'the step was taken again in sub-steps with the failing bodies stopped' : 'the step was taken again in sub-steps'}`;
     }
-    if (st.error) this.rollBack(time0 + dt);
     for (let bi = 0; bi < this.bodies.length; bi++) {
       const b = this.bodies[bi];
       b.state.clearForces();
@@ -463,6 +490,46 @@ export class World {
     st.time = this.scalars[0];
     return st;
   }
+
+  /** The bodies that went non-finite in the last failed attempt (for recovery). */
+  private readonly failedBodies: Body[] = [];
+
+  /**
+   * One try at the step from its start: `substeps` sub-steps, each of at most maxPasses
+   * detection-and-solve passes (pieces); the last pass a sub-step allows takes all the time that
+   * remains without backtracking, its overlaps left to speculative contacts and stabilisation.
+   * Returns '' or what went non-finite (the failing bodies in failedBodies).
+   */
+  private attempt(dt: number, substeps: number, time0: number): string {
+    const st = this.stats;
+    const h = dt / substeps;
+    this.failedBodies.length = 0;
+    try {
+      for (let s = 0; s < substeps; s++) {
+        let remaining = h;
+        for (let pass = 1; remaining > h * 1e-9; pass++) {
+          this.scalars[1] = remaining;
+          this.lastPass = pass >= this.maxPasses;
+          this.advance();
+          st.passes++;
+          remaining = this.lastPass ? 0 : remaining - this.scalars[1];
+        }
+      }
+      return this.checkFinite();
+    } catch (e) {
+      // a TypeError or ReferenceError is a programming error, not a state gone bad: roll back, then
+      // let it surface with its stack instead of freezing the world quietly
+      if (e instanceof TypeError || e instanceof ReferenceError) {
+        this.rollBack(time0);
+        throw e;
+      }
+      this.checkFinite();
+      return `World.step at t = ${time0}: ${(e as Error).message}`;
+    }
+  }
+
+  /** Whether the current pass is the last its sub-step allows (it takes the rest of the sub-step, without halving). */
+  private lastPass = false;
 
   /** Restores every body to the start of the step (nothing simulated before it is lost). */
   private rollBack(time: number): void {
@@ -476,14 +543,17 @@ export class World {
     this.scalars[0] = time;
   }
 
-  /** '' when every state is finite, else which body and joint went non-finite. */
+  /** '' when every state is finite, else which body and joint went non-finite (every such body in failedBodies). */
   private checkFinite(): string {
+    let msg = '';
     for (let bi = 0; bi < this.bodies.length; bi++) {
       const b = this.bodies[bi];
       const joint = b.nonFiniteJoint();
-      if (joint) return `body "${b.name}" joint "${joint}" became non-finite; the step was rolled back`;
+      if (!joint) continue;
+      this.failedBodies.push(b);
+      if (!msg) msg = `body "${b.name}" joint "${joint}" became non-finite`;
     }
-    return '';
+    return msg;
   }
 
   /** Per island, the shortest rest time of its bodies (updateSleep). */
@@ -598,7 +668,7 @@ export class World {
         integrateSemiImplicit(b.model, b.state, b.qdd, this.stepLength as number, false, b.worldRule || b.island < 0);
         if (this.maxJointSpeed < Infinity) this.clampJointSpeeds(b);
       }
-      if (halvings >= this.maxHalvings) break;
+      if (halvings >= this.maxHalvings || this.lastPass) break;
       this.violation(rows, ctx);
       if (this.scalars[2] <= 1) break;
       for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) b.restore(); }
