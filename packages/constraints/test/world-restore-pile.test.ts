@@ -11,7 +11,8 @@
  * replaced error array read as 0) makes the restored world continue differently.
  */
 import { describe, expect, it } from 'vitest';
-import { World, type WorldState } from '../src/index.js';
+import { World } from '../src/index.js';
+import type { WorldState } from '../src/world-state.js';
 import { humanoidTree } from './humanoid-fixture.js';
 
 const DT = 1 / 60;
