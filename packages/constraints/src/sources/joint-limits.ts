@@ -63,8 +63,9 @@ export class JointLimits implements ConstraintSource {
         const x = state.q[model.qOffset[i]], v = state.qd[d];
         const gLo = x - lo, gHi = hi - x;
         start[o] = Math.max(0, -gLo); start[o + 1] = Math.max(0, -gHi);
-        if (gLo < this.margin + Math.max(0, -v * h * 2)) rows.error[this.asLimit(rows, rows.addJoint(RowTag.Limit, body.index, d, 1), body, i, 0)] = gLo;
-        if (gHi < this.margin + Math.max(0, v * h * 2)) rows.error[this.asLimit(rows, rows.addJoint(RowTag.Limit, body.index, d, -1), body, i, 1)] = gHi;
+        // (the row is added before rows.error is read: see asLimit)
+        if (gLo < this.margin + Math.max(0, -v * h * 2)) { const r = this.asLimit(rows, rows.addJoint(RowTag.Limit, body.index, d, 1), body, i, 0); rows.error[r] = gLo; }
+        if (gHi < this.margin + Math.max(0, v * h * 2)) { const r = this.asLimit(rows, rows.addJoint(RowTag.Limit, body.index, d, -1), body, i, 1); rows.error[r] = gHi; }
       } else if (t === JointType.spherical && model.sphericalLimits[i]) {
         const sg = sphericalGaps(body, i, SG);
         start[o] = sg[0] === sg[0] ? Math.max(0, -sg[0]) : 0; start[o + 1] = Math.max(0, -sg[5]); start[o + 2] = Math.max(0, -sg[6]);
@@ -73,7 +74,14 @@ export class JointLimits implements ConstraintSource {
     }
   }
 
-  /** Makes row r a limit row (unilateral, the limits' restitution, a stable key); returns r. The caller writes its gap into rows.error. */
+  /**
+   * Makes row r a limit row (unilateral, the limits' restitution, a stable key); returns r. The
+   * caller then writes its gap into rows.error, in a statement of its own after the add: adding a
+   * row may grow the buffer, which replaces rows.error, and `rows.error[add()] = gap` reads
+   * rows.error before the add, so in the step that grows the buffer the gap went into the replaced
+   * array and the row kept error 0. (The gap is not passed in: a double argument to a call that
+   * is not inlined is boxed.)
+   */
   private asLimit(rows: RowBuffer, r: number, body: Body, link: number, which: number): number {
     rows.setBounds(r, 0, Infinity);
     rows.restitution[r] = this.restitution;
@@ -90,15 +98,18 @@ export class JointLimits implements ConstraintSource {
     if (sg[0] === sg[0]) {
       const g = sg[0];
       if (g < this.margin + Math.max(0, sg[4] * h * 2)) {
-        rows.error[this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, sg, 1, -1), body, link, 2)] = g;
+        const r = this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, sg, 1, -1), body, link, 2);
+        rows.error[r] = g;
       }
     }
     const gLo = sg[5], gHi = sg[6], twistRate = sg[7];
     if (gLo < this.margin + Math.max(0, -twistRate * h * 2)) {
-      rows.error[this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, 1), body, link, 3)] = gLo;
+      const r = this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, 1), body, link, 3);
+      rows.error[r] = gLo;
     }
     if (gHi < this.margin + Math.max(0, twistRate * h * 2)) {
-      rows.error[this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, -1), body, link, 4)] = gHi;
+      const r = this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, -1), body, link, 4);
+      rows.error[r] = gHi;
     }
   }
 
