@@ -52,18 +52,16 @@ export class RayHit {
   readonly point = new Float64Array(3);
   /** Unit world normal at the hit, outward of the shape, against the ray (see castRay). */
   readonly normal = new Float64Array(3);
-  private readonly d = new Float64Array(1);
+  /** [distance] (a typed array: a double written to an object's field may be put on the heap). */
+  readonly distanceSlot = new Float64Array(1);
   /** Distance along the (unit) direction from the origin (m). */
   get distance(): number {
-    return this.d[0];
-  }
-  set distance(t: number) {
-    this.d[0] = t;
+    return this.distanceSlot[0];
   }
   /** Copies another hit into this one. */
   copy(h: RayHit): this {
     this.body = h.body; this.link = h.link; this.shape = h.shape; this.staticShape = h.staticShape; this.subShape = h.subShape;
-    this.point.set(h.point); this.normal.set(h.normal); this.d[0] = h.d[0];
+    this.point.set(h.point); this.normal.set(h.normal); this.distanceSlot[0] = h.distanceSlot[0];
     return this;
   }
 }
@@ -183,8 +181,8 @@ export class SceneQueries {
   /** Tests slot s against the current ray; keeps the nearest hit or reports it. */
   private test(store: ShapeStore, s: number): void {
     if (this.stopped || !this.passes(store, s)) return;
-    const r = this.ray, tMax = this.bestT[0];
-    if (!this.exactRay(store, s, r[0], r[1], r[2], r[3], r[4], r[5], tMax)) return;
+    const tMax = this.bestT[0];
+    if (!this.exactRay(store, s)) return;
     const res = this.res, t = res[0];
     if (this.allCallback === null) {
       if (this.bestSlot >= 0 && (t > tMax || (t === tMax && store.handle[s] > store.handle[this.bestSlot]))) return;
@@ -205,8 +203,8 @@ export class SceneQueries {
     h.link = store.link[s];
     h.shape = store.handle[s];
     h.staticShape = body < 0 ? store.handle[s] : -1;
-    h.subShape = res[4];
-    h.distance = t;
+    h.subShape = res[4] | 0;
+    h.distanceSlot[0] = t;
     h.point[0] = r[0] + t * r[3]; h.point[1] = r[1] + t * r[4]; h.point[2] = r[2] + t * r[5];
     h.normal[0] = res[1]; h.normal[1] = res[2]; h.normal[2] = res[3];
   }
@@ -219,7 +217,7 @@ export class SceneQueries {
     for (let k = 0; k < g.planeCount; k++) this.test(store, g.planes[k]);
     for (let k = 0; k < g.largeCount; k++) {
       const s = g.large[k];
-      if (slabs(store.aabb, AABB_STRIDE * s, ox, oy, oz, dx, dy, dz, this.bestT[0])) this.test(store, s);
+      if (slabs(store.aabb, AABB_STRIDE * s, r, this.bestT)) this.test(store, s);
     }
     // the ray within the grid's bounds (none when the grid is empty)
     const b = g.bounds;
@@ -239,33 +237,36 @@ export class SceneQueries {
     }
     if (t0 > this.bestT[0]) return;
     const cell = g.cell[0];
-    let cx = Math.floor((ox + t0 * dx) / cell), cz = Math.floor((oz + t0 * dz) / cell);
+    let cx = Math.floor((ox + t0 * dx) / cell) | 0, cz = Math.floor((oz + t0 * dz) / cell) | 0;
     const stepX = dx > 0 ? 1 : dx < 0 ? -1 : 0, stepZ = dz > 0 ? 1 : dz < 0 ? -1 : 0;
     const dtX = stepX !== 0 ? cell / Math.abs(dx) : Infinity, dtZ = stepZ !== 0 ? cell / Math.abs(dz) : Infinity;
     let nextX = stepX > 0 ? ((cx + 1) * cell - ox) / dx : stepX < 0 ? (cx * cell - ox) / dx : Infinity;
     let nextZ = stepZ > 0 ? ((cz + 1) * cell - oz) / dz : stepZ < 0 ? (cz * cell - oz) / dz : Infinity;
     const aabb = store.aabb, slot = g.entrySlot, ex = g.entryX, ez = g.entryZ, stamp = g.stamp;
+    const hashMask = g.mask;
     for (;;) {
-      const bk = g.bucket(cx, cz);
+      const bk = (Math.imul(cx, 73856093) ^ Math.imul(cz, 19349663)) & hashMask;
       for (let i = g.bucketStart[bk], end = g.bucketStart[bk + 1]; i < end; i++) {
         const e = g.bucketed[i];
         if (ex[e] !== cx || ez[e] !== cz) continue;
         const s = slot[e];
         if (stamp[s] === q) continue;
         stamp[s] = q;
-        if (slabs(aabb, AABB_STRIDE * s, ox, oy, oz, dx, dy, dz, this.bestT[0])) this.test(store, s);
+        if (slabs(aabb, AABB_STRIDE * s, r, this.bestT)) this.test(store, s);
       }
       if (this.stopped) return;
       // the next cell begins where this one ends: stop once that is past the nearest hit
       const exit = nextX < nextZ ? nextX : nextZ;
       const limit = this.allCallback === null ? Math.min(this.bestT[0], t1) : t1;
       if (!(exit <= limit * (1 + 1e-12) + 1e-12)) return;
-      if (nextX < nextZ) { cx += stepX; nextX += dtX; } else { cz += stepZ; nextZ += dtZ; }
+      if (nextX < nextZ) { cx = (cx + stepX) | 0; nextX += dtX; } else { cz = (cz + stepZ) | 0; nextZ += dtZ; }
     }
   }
 
   /** Exact ray test of slot s (world ray, unit direction); result in res (world normal). */
-  private exactRay(store: ShapeStore, s: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number): boolean {
+  private exactRay(store: ShapeStore, s: number): boolean {
+    const r = this.ray, tMax = this.bestT[0];
+    const ox = r[0], oy = r[1], oz = r[2], dx = r[3], dy = r[4], dz = r[5];
     const P = store.worldPose, o = POSE_STRIDE * s;
     // local = R^T (x - p)
     const px = ox - P[o + 9], py = oy - P[o + 10], pz = oz - P[o + 11];
@@ -317,9 +318,10 @@ export class SceneQueries {
     try {
       for (let k = 0; k < g.planeCount; k++) if (!this.pointIn(store, g.planes[k], x, y, z, callback)) return;
       for (let k = 0; k < g.largeCount; k++) if (!this.pointIn(store, g.large[k], x, y, z, callback)) return;
-      const cell = g.cell[0], cx = Math.floor(x / cell), cz = Math.floor(z / cell);
-      if (!(Math.abs(cx) <= 0x40000000 && Math.abs(cz) <= 0x40000000)) return;
-      const bk = g.bucket(cx, cz);
+      const cell = g.cell[0], fx = Math.floor(x / cell), fz = Math.floor(z / cell);
+      if (!(Math.abs(fx) <= 0x40000000 && Math.abs(fz) <= 0x40000000)) return;
+      const cx = fx | 0, cz = fz | 0;
+      const bk = (Math.imul(cx, 73856093) ^ Math.imul(cz, 19349663)) & g.mask;
       for (let i = g.bucketStart[bk], end = g.bucketStart[bk + 1]; i < end; i++) {
         const e = g.bucketed[i];
         if (g.entryX[e] !== cx || g.entryZ[e] !== cz) continue;
@@ -405,9 +407,10 @@ function isLarge(g: QueryGrid, s: number): boolean {
   return false;
 }
 
-/** Whether the ray meets the bounds at aabb[o..o+6) within [0, tMax] (Ericson 5.3.3). */
-function slabs(aabb: Float64Array, o: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number): boolean {
-  let t0 = 0, t1 = tMax;
+/** Whether the ray (origin, unit direction) meets the bounds at aabb[o..o+6) within [0, bestT[0]] (Ericson 5.3.3). */
+function slabs(aabb: Float64Array, o: number, ray: Float64Array, bestT: Float64Array): boolean {
+  const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5];
+  let t0 = 0, t1 = bestT[0];
   if (dx === 0) { if (ox < aabb[o] || ox > aabb[o + 3]) return false; } else {
     let ta = (aabb[o] - ox) / dx, tb = (aabb[o + 3] - ox) / dx;
     if (ta > tb) { const t = ta; ta = tb; tb = t; }
