@@ -182,11 +182,12 @@ export class TriangleMeshData implements TriangleSource {
   }
 
   /**
-   * Triangles in the leaves whose bounds the ray o + t d, t in [0, tMax], crosses (slab test per
+   * Triangles in the leaves whose bounds the ray o + t d, t in [0, tMax], crosses (ray = [ox, oy, oz, dx, dy, dz, tMax]) (slab test per
    * node, Ericson 5.3.3); their indices go to `hits`, the count is returned.
    */
-  rayQuery(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number): number {
+  rayQuery(ray: Float64Array): number {
     if (this.nodeChild.length === 0) return 0;
+    const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
     const nb = this.nodeBounds, stack = this.stack;
     const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
     let top = 0, found = 0;

@@ -80,11 +80,14 @@ export function checkVector(fn: string, name: string, v: ArrayLike<number> | nul
   }
 }
 
-function checkDirection(fn: string, v: ArrayLike<number>): number {
+/** Checks origin and direction and writes origin and the unit direction into ray[0..6). */
+function setRay(fn: string, origin: ArrayLike<number>, v: ArrayLike<number>, ray: Float64Array): void {
+  checkVector(fn, 'origin', origin);
   checkVector(fn, 'direction', v);
   const len = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
   if (!(len > 1e-300 && len < Infinity)) throw new RangeError(`${fn}: direction must be a non-zero vector, got [${v[0]}, ${v[1]}, ${v[2]}]`);
-  return len;
+  ray[0] = origin[0]; ray[1] = origin[1]; ray[2] = origin[2];
+  ray[3] = v[0] / len; ray[4] = v[1] / len; ray[5] = v[2] / len;
 }
 
 function checkMaxDistance(fn: string, maxDistance: number): void {
@@ -97,6 +100,8 @@ export class SceneQueries {
   /** Ray: origin, unit direction (0..5), and per-shape result [t, nx, ny, nz, subShape] (8..12). */
   private readonly ray = new Float64Array(6);
   private readonly res = new Float64Array(5);
+  /** The ray in a shape's frame and tMax, then scratch parameters (ray.ts). */
+  private readonly localRay = new Float64Array(11);
   private readonly tri = new Float64Array(9);
   private readonly best = new RayHit();
   private readonly scratchHit = new RayHit();
@@ -139,13 +144,9 @@ export class SceneQueries {
    * triangle's normal turned against the ray. Equal distances go to the lower shape handle.
    */
   castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance: number, filter?: QueryFilter, out?: RayHit): RayHit | null {
-    checkVector('castRay', 'origin', origin);
-    const len = checkDirection('castRay', direction);
+    setRay('castRay', origin, direction, this.ray);
     checkMaxDistance('castRay', maxDistance);
     if (filter !== undefined && (filter === null || typeof filter !== 'object')) throw new RangeError(`castRay: filter must be an object, got ${filter}`);
-    const r = this.ray;
-    r[0] = origin[0]; r[1] = origin[1]; r[2] = origin[2];
-    r[3] = direction[0] / len; r[4] = direction[1] / len; r[5] = direction[2] / len;
     this.filter = filter;
     this.allCallback = null;
     this.bestSlot = -1;
@@ -158,13 +159,9 @@ export class SceneQueries {
 
   /** Every shape the ray hits (each once, at its first hit), in no particular order, through callback. */
   castRayAll(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance: number, callback: RayHitCallback, filter?: QueryFilter): void {
-    checkVector('castRayAll', 'origin', origin);
-    const len = checkDirection('castRayAll', direction);
+    setRay('castRayAll', origin, direction, this.ray);
     checkMaxDistance('castRayAll', maxDistance);
     if (typeof callback !== 'function') throw new RangeError('castRayAll: callback must be a function');
-    const r = this.ray;
-    r[0] = origin[0]; r[1] = origin[1]; r[2] = origin[2];
-    r[3] = direction[0] / len; r[4] = direction[1] / len; r[5] = direction[2] / len;
     this.filter = filter;
     this.allCallback = callback;
     this.stopped = false;
@@ -276,22 +273,23 @@ export class SceneQueries {
     const ux = P[o] * dx + P[o + 3] * dy + P[o + 6] * dz;
     const uy = P[o + 1] * dx + P[o + 4] * dy + P[o + 7] * dz;
     const uz = P[o + 2] * dx + P[o + 5] * dy + P[o + 8] * dz;
-    const res = this.res, prm = store.params, po = SHAPE_PARAM_STRIDE * s;
+    const res = this.res, prm = store.params, po = SHAPE_PARAM_STRIDE * s, lr = this.localRay;
+    lr[0] = lx; lr[1] = ly; lr[2] = lz; lr[3] = ux; lr[4] = uy; lr[5] = uz; lr[6] = tMax;
     res[4] = -1;
     let hit: boolean;
     switch (store.kind[s]) {
-      case SHAPE_SPHERE: hit = raySphere(lx, ly, lz, ux, uy, uz, tMax, 0, 0, 0, prm[po], res); break;
-      case SHAPE_CAPSULE: hit = rayCapsule(lx, ly, lz, ux, uy, uz, tMax, 0, -prm[po + 1], 0, 0, prm[po + 1], 0, prm[po], res); break;
-      case SHAPE_BOX: hit = rayBox(lx, ly, lz, ux, uy, uz, tMax, prm[po], prm[po + 1], prm[po + 2], res); break;
-      case SHAPE_CONVEX: hit = rayHull(lx, ly, lz, ux, uy, uz, tMax, store.hull[s] as ConvexHullData, res); break;
-      case SHAPE_PLANE: hit = rayHalfSpace(lx, ly, lz, ux, uy, uz, tMax, res); break;
+      case SHAPE_SPHERE: lr[7] = 0; lr[8] = 0; lr[9] = 0; lr[10] = prm[po]; hit = raySphere(lr, res); break;
+      case SHAPE_CAPSULE: hit = rayCapsule(lr, prm, po, res); break;
+      case SHAPE_BOX: hit = rayBox(lr, prm, po, res); break;
+      case SHAPE_CONVEX: hit = rayHull(lr, store.hull[s] as ConvexHullData, res); break;
+      case SHAPE_PLANE: hit = rayHalfSpace(lr, res); break;
       case SHAPE_TRIMESH: {
         const mesh = store.mesh[s] as TriangleMeshData;
-        hit = rayMesh(lx, ly, lz, ux, uy, uz, tMax, mesh, this.tri, res);
+        hit = rayMesh(lr, mesh, this.tri, res);
         if (hit) res[4] = mesh.sourceTriangle[res[4]];
         break;
       }
-      case SHAPE_HEIGHTFIELD: hit = rayHeightfield(lx, ly, lz, ux, uy, uz, tMax, store.heightfield[s] as HeightfieldData, this.tri, res); break;
+      case SHAPE_HEIGHTFIELD: hit = rayHeightfield(lr, store.heightfield[s] as HeightfieldData, this.tri, res); break;
       default: hit = false;
     }
     if (!hit) return false;
@@ -312,12 +310,14 @@ export class SceneQueries {
     checkVector('pointQuery', 'point', point);
     if (typeof callback !== 'function') throw new RangeError('pointQuery: callback must be a function');
     const store = this.ready(), g = this.grid;
-    const x = point[0], y = point[1], z = point[2];
+    const pt = this.ray;
+    pt[0] = point[0]; pt[1] = point[1]; pt[2] = point[2];
+    const x = pt[0], z = pt[2];
     const q = g.nextStamp();
     this.filter = filter;
     try {
-      for (let k = 0; k < g.planeCount; k++) if (!this.pointIn(store, g.planes[k], x, y, z, callback)) return;
-      for (let k = 0; k < g.largeCount; k++) if (!this.pointIn(store, g.large[k], x, y, z, callback)) return;
+      for (let k = 0; k < g.planeCount; k++) if (!this.pointIn(store, g.planes[k], callback)) return;
+      for (let k = 0; k < g.largeCount; k++) if (!this.pointIn(store, g.large[k], callback)) return;
       const cell = g.cell[0], fx = Math.floor(x / cell), fz = Math.floor(z / cell);
       if (!(Math.abs(fx) <= 0x40000000 && Math.abs(fz) <= 0x40000000)) return;
       const cx = fx | 0, cz = fz | 0;
@@ -328,18 +328,18 @@ export class SceneQueries {
         const s = g.entrySlot[e];
         if (g.stamp[s] === q) continue;
         g.stamp[s] = q;
-        if (!this.pointIn(store, s, x, y, z, callback)) return;
+        if (!this.pointIn(store, s, callback)) return;
       }
     } finally {
       this.filter = undefined;
     }
   }
 
-  /** Reports slot s when it passes the filter and contains the point; false when the callback stops. */
-  private pointIn(store: ShapeStore, s: number, x: number, y: number, z: number, callback: ShapeCallback): boolean {
-    const a = store.aabb, o = AABB_STRIDE * s;
+  /** Reports slot s when it passes the filter and contains the point ray[0..3); false when the callback stops. */
+  private pointIn(store: ShapeStore, s: number, callback: ShapeCallback): boolean {
+    const a = store.aabb, o = AABB_STRIDE * s, pt = this.ray, x = pt[0], y = pt[1], z = pt[2];
     if (store.bounded[s] && (x < a[o] || x > a[o + 3] || y < a[o + 1] || y > a[o + 4] || z < a[o + 2] || z > a[o + 5])) return true;
-    if (!this.passes(store, s) || !containsPoint(store, s, x, y, z)) return true;
+    if (!this.passes(store, s) || !containsPoint(store, s, pt)) return true;
     return callback(store.body[s], store.link[s], store.handle[s]) !== false;
   }
 
@@ -435,8 +435,9 @@ function slabs(aabb: Float64Array, o: number, ray: Float64Array, bestT: Float64A
   return true;
 }
 
-/** Whether slot s contains the world point (x, y, z). */
-export function containsPoint(store: ShapeStore, s: number, x: number, y: number, z: number): boolean {
+/** Whether slot s contains the world point at point[0..3). */
+export function containsPoint(store: ShapeStore, s: number, point: Float64Array): boolean {
+  const x = point[0], y = point[1], z = point[2];
   const P = store.worldPose, o = POSE_STRIDE * s;
   const px = x - P[o + 9], py = y - P[o + 10], pz = z - P[o + 11];
   const lx = P[o] * px + P[o + 3] * py + P[o + 6] * pz;
@@ -456,13 +457,17 @@ export function containsPoint(store: ShapeStore, s: number, x: number, y: number
       return true;
     }
     case SHAPE_PLANE: return ly <= 0;
-    case SHAPE_HEIGHTFIELD: return belowHeightfield(store.heightfield[s] as HeightfieldData, lx, ly, lz);
+    case SHAPE_HEIGHTFIELD: {
+      point[3] = lx; point[4] = ly; point[5] = lz;
+      return belowHeightfield(store.heightfield[s] as HeightfieldData, point);
+    }
     default: return false;
   }
 }
 
-/** Whether the local point lies over the field's cells and at or below its surface. */
-function belowHeightfield(hf: HeightfieldData, x: number, y: number, z: number): boolean {
+/** Whether the local point at p[3..6) lies over the field's cells and at or below its surface. */
+function belowHeightfield(hf: HeightfieldData, p: Float64Array): boolean {
+  const x = p[3], y = p[4], z = p[5];
   const sx = hf.spacingX, sz = hf.spacingZ;
   if (x < 0 || z < 0 || x > (hf.cols - 1) * sx || z > (hf.rows - 1) * sz) return false;
   const c = Math.min(Math.floor(x / sx), hf.cols - 2), r = Math.min(Math.floor(z / sz), hf.rows - 2);

@@ -1,7 +1,9 @@
 /**
  * Exact ray tests against each shape kind, in the shape's local frame. A ray is o + t d with d a
- * unit vector and t in [0, tMax]. Each test writes [t, nx, ny, nz] into `res` (the normal unit, in
- * the local frame) and returns whether the ray hits.
+ * unit vector and t in [0, tMax], passed as ray = [ox, oy, oz, dx, dy, dz, tMax, ...] (numbers in
+ * a typed array, not as arguments: a double passed to a call that is not inlined is boxed). Each
+ * test writes [t, nx, ny, nz] into `res` (the normal unit, in the local frame) and returns whether
+ * the ray hits.
  *
  * Solid convex shapes (sphere, capsule, box, convex hull, plane as a half-space): a ray starting
  * inside reports t = 0 with the normal opposite the ray (-d). Triangle meshes and heightfields are
@@ -17,11 +19,10 @@ import type { ConvexHullData } from './hull.js';
 import type { HeightfieldData } from './heightfield.js';
 import type { TriangleMeshData } from './mesh.js';
 
-/** Sphere of radius r about (cx, cy, cz) (Ericson 5.3.2). */
-export function raySphere(
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number,
-  cx: number, cy: number, cz: number, r: number, res: Float64Array,
-): boolean {
+/** Sphere of radius r = ray[10] about (ray[7], ray[8], ray[9]) (Ericson 5.3.2). */
+export function raySphere(ray: Float64Array, res: Float64Array): boolean {
+  const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
+  const cx = ray[7], cy = ray[8], cz = ray[9], r = ray[10];
   const mx = ox - cx, my = oy - cy, mz = oz - cz;
   const c = mx * mx + my * my + mz * mz - r * r;
   if (c <= 0) return inside(dx, dy, dz, res);
@@ -39,14 +40,14 @@ export function raySphere(
 }
 
 /**
- * Capsule: segment a-b swept by radius r, as the union of the cylinder's side and the two end
- * spheres; the first entry into the union is the first of the entries into its parts
- * (Ericson 5.3.7 for the side).
+ * Capsule: the segment from (0, -h, 0) to (0, h, 0) swept by radius r (r = prm[po], h = prm[po + 1]),
+ * as the union of the cylinder's side and the two end spheres; the first entry into the union is
+ * the first of the entries into its parts (Ericson 5.3.7 for the side).
  */
-export function rayCapsule(
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number,
-  ax: number, ay: number, az: number, bx: number, by: number, bz: number, r: number, res: Float64Array,
-): boolean {
+export function rayCapsule(ray: Float64Array, prm: Float64Array, po: number, res: Float64Array): boolean {
+  const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
+  const r = prm[po], h = prm[po + 1];
+  const ax = 0, ay = -h, az = 0, bx = 0, by = h, bz = 0;
   const ux = bx - ax, uy = by - ay, uz = bz - az;
   const uu = ux * ux + uy * uy + uz * uz;
   const mx = ox - ax, my = oy - ay, mz = oz - az;
@@ -75,19 +76,20 @@ export function rayCapsule(
       }
     }
   }
-  if (raySphere(ox, oy, oz, dx, dy, dz, tMax, ax, ay, az, r, res) && res[0] < best) { best = res[0]; nx = res[1]; ny = res[2]; nz = res[3]; }
-  if (raySphere(ox, oy, oz, dx, dy, dz, tMax, bx, by, bz, r, res) && res[0] < best) { best = res[0]; nx = res[1]; ny = res[2]; nz = res[3]; }
+  ray[7] = ax; ray[8] = ay; ray[9] = az; ray[10] = r;
+  if (raySphere(ray, res) && res[0] < best) { best = res[0]; nx = res[1]; ny = res[2]; nz = res[3]; }
+  ray[7] = bx; ray[8] = by; ray[9] = bz;
+  if (raySphere(ray, res) && res[0] < best) { best = res[0]; nx = res[1]; ny = res[2]; nz = res[3]; }
   if (!(best <= tMax)) return false;
   res[0] = best; res[1] = nx; res[2] = ny; res[3] = nz;
   normalize(res);
   return true;
 }
 
-/** Box [-h, h] on each axis about the origin, by slabs (Ericson 5.3.3). */
-export function rayBox(
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number,
-  hx: number, hy: number, hz: number, res: Float64Array,
-): boolean {
+/** Box [-h, h] on each axis about the origin (h = prm[po .. po + 3]), by slabs (Ericson 5.3.3). */
+export function rayBox(ray: Float64Array, prm: Float64Array, po: number, res: Float64Array): boolean {
+  const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
+  const hx = prm[po], hy = prm[po + 1], hz = prm[po + 2];
   let tIn = -Infinity, tOut = tMax, axis = -1, sign = 0;
   for (let k = 0; k < 3; k++) {
     const o = k === 0 ? ox : k === 1 ? oy : oz, d = k === 0 ? dx : k === 1 ? dy : dz, h = k === 0 ? hx : k === 1 ? hy : hz;
@@ -111,10 +113,8 @@ export function rayBox(
  * Convex polyhedron given by `count` planes (nx, ny, nz, d) at planes[4 * first ..], solid where
  * n . x <= d for all of them, by plane clipping (Ericson 5.3.8).
  */
-export function rayPlanes(
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number,
-  planes: Float64Array, first: number, count: number, res: Float64Array,
-): boolean {
+export function rayPlanes(ray: Float64Array, planes: Float64Array, first: number, count: number, res: Float64Array): boolean {
+  const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
   let tIn = 0, tOut = tMax, face = -1;
   for (let f = first; f < first + count; f++) {
     const o = 4 * f, nx = planes[o], ny = planes[o + 1], nz = planes[o + 2];
@@ -138,17 +138,13 @@ export function rayPlanes(
 }
 
 /** Convex hull (its face planes). */
-export function rayHull(
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number,
-  hull: ConvexHullData, res: Float64Array,
-): boolean {
-  return rayPlanes(ox, oy, oz, dx, dy, dz, tMax, hull.planes, 0, hull.faceCount, res);
+export function rayHull(ray: Float64Array, hull: ConvexHullData, res: Float64Array): boolean {
+  return rayPlanes(ray, hull.planes, 0, hull.faceCount, res);
 }
 
 /** The half-space y <= 0 (a plane shape: normal local +Y through the origin, solid below). */
-export function rayHalfSpace(
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number, res: Float64Array,
-): boolean {
+export function rayHalfSpace(ray: Float64Array, res: Float64Array): boolean {
+  const oy = ray[1], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
   if (oy <= 0) return inside(dx, dy, dz, res);
   if (dy >= 0) return false;
   const t = -oy / dy;
@@ -161,10 +157,8 @@ export function rayHalfSpace(
  * Triangle (v0, v1, v2) at tri[o..o+9), both sides, by Moller-Trumbore; the normal is the
  * triangle's, turned against the ray. Hits with t in [0, tMax].
  */
-export function rayTriangle(
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number,
-  tri: Float64Array, o: number, res: Float64Array,
-): boolean {
+export function rayTriangle(ray: Float64Array, tri: Float64Array, o: number, res: Float64Array): boolean {
+  const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
   const x0 = tri[o], y0 = tri[o + 1], z0 = tri[o + 2];
   const e1x = tri[o + 3] - x0, e1y = tri[o + 4] - y0, e1z = tri[o + 5] - z0;
   const e2x = tri[o + 6] - x0, e2y = tri[o + 7] - y0, e2z = tri[o + 8] - z0;
@@ -188,11 +182,9 @@ export function rayTriangle(
 }
 
 /** First triangle of a mesh the ray crosses, through the mesh's BVH; res[4] = the kept triangle's index. */
-export function rayMesh(
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number,
-  mesh: TriangleMeshData, tri: Float64Array, res: Float64Array,
-): boolean {
-  const n = mesh.rayQuery(ox, oy, oz, dx, dy, dz, tMax);
+export function rayMesh(ray: Float64Array, mesh: TriangleMeshData, tri: Float64Array, res: Float64Array): boolean {
+  const tMax = ray[6];
+  const n = mesh.rayQuery(ray);
   let best = tMax, found = -1, nx = 0, ny = 0, nz = 0;
   const v = mesh.vertices, idx = mesh.indices;
   for (let i = 0; i < n; i++) {
@@ -201,10 +193,12 @@ export function rayMesh(
       const j = 3 * idx[3 * t + k];
       tri[3 * k] = v[j]; tri[3 * k + 1] = v[j + 1]; tri[3 * k + 2] = v[j + 2];
     }
-    if (rayTriangle(ox, oy, oz, dx, dy, dz, best, tri, 0, res) && (found < 0 || res[0] < best || (res[0] === best && t < found))) {
+    ray[6] = best;
+    if (rayTriangle(ray, tri, 0, res) && (found < 0 || res[0] < best || (res[0] === best && t < found))) {
       best = res[0]; found = t; nx = res[1]; ny = res[2]; nz = res[3];
     }
   }
+  ray[6] = tMax;
   if (found < 0) return false;
   res[0] = best; res[1] = nx; res[2] = ny; res[3] = nz; res[4] = found;
   return true;
@@ -215,10 +209,8 @@ export function rayMesh(
  * cells are walked in order along the ray (Amanatides and Woo) and both triangles of each cell are
  * tested; the first cell with a hit holds the first hit. res[4] = the triangle index.
  */
-export function rayHeightfield(
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMax: number,
-  hf: HeightfieldData, tri: Float64Array, res: Float64Array,
-): boolean {
+export function rayHeightfield(ray: Float64Array, hf: HeightfieldData, tri: Float64Array, res: Float64Array): boolean {
+  const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
   const b = hf.bounds;
   let t0 = 0, t1 = tMax;
   for (let k = 0; k < 3; k++) {
@@ -248,9 +240,9 @@ export function rayHeightfield(
     const h00 = h[r * cols + c], h10 = h[r * cols + c + 1], h01 = h[(r + 1) * cols + c], h11 = h[(r + 1) * cols + c + 1];
     let best = Infinity, found = -1, nx = 0, ny = 0, nz = 0;
     tri[0] = x0; tri[1] = h00; tri[2] = z0; tri[3] = x0; tri[4] = h01; tri[5] = z1; tri[6] = x1; tri[7] = h11; tri[8] = z1;
-    if (rayTriangle(ox, oy, oz, dx, dy, dz, tMax, tri, 0, res)) { best = res[0]; found = 2 * (r * (cols - 1) + c); nx = res[1]; ny = res[2]; nz = res[3]; }
+    if (rayTriangle(ray, tri, 0, res)) { best = res[0]; found = 2 * (r * (cols - 1) + c); nx = res[1]; ny = res[2]; nz = res[3]; }
     tri[3] = x1; tri[4] = h11; tri[5] = z1; tri[6] = x1; tri[7] = h10; tri[8] = z0;
-    if (rayTriangle(ox, oy, oz, dx, dy, dz, tMax, tri, 0, res) && res[0] < best) { best = res[0]; found = 2 * (r * (cols - 1) + c) + 1; nx = res[1]; ny = res[2]; nz = res[3]; }
+    if (rayTriangle(ray, tri, 0, res) && res[0] < best) { best = res[0]; found = 2 * (r * (cols - 1) + c) + 1; nx = res[1]; ny = res[2]; nz = res[3]; }
     if (found >= 0) {
       res[0] = best; res[1] = nx; res[2] = ny; res[3] = nz; res[4] = found;
       return true;
