@@ -1240,4 +1240,61 @@ export class World {
       if (!moved) break;
     }
   }
+
+  /** q of each body when queryPoses last placed the shapes, and the time then. */
+  private queryQ: Float64Array[] = [];
+  private readonly queryTime = new Float64Array([NaN]);
+
+  /**
+   * Places the collision shapes where the bodies are now (the last step leaves the collision world
+   * at the poses its detection saw, before integration): forward kinematics of each body and an
+   * update of every shape, sleepers' too, when the time or any q changed since the last query.
+   * Reads no velocity and changes nothing a step reads (a step recomputes what it needs).
+   */
+  private queryPoses(): void {
+    const bodies = this.bodies;
+    let changed = this.queryTime[0] !== this.scalars[0] || this.queryQ.length !== bodies.length || this.collision.needsUpdate;
+    if (this.queryQ.length !== bodies.length) this.queryQ = bodies.map((b) => new Float64Array(b.state.q.length).fill(NaN));
+    for (let bi = 0; bi < bodies.length && !changed; bi++) changed = !sameNumbers(this.queryQ[bi], bodies[bi].state.q);
+    if (!changed && this.collision.shapeCount > 0) return;
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
+      forwardKinematics(b.model, b.state, false);
+      this.queryQ[bi].set(b.state.q);
+      this.collision.setBodyResting(b.index, b.sleeping);
+    }
+    this.queryTime[0] = this.scalars[0];
+    this.collision.repose();
+    this.collision.update(this.queryLinkPoses());
+  }
+
+  private queryPoseList: Float64Array[] = [];
+  private queryLinkPoses(): Float64Array[] {
+    if (this.queryPoseList.length !== this.bodies.length) this.queryPoseList = this.bodies.map((b) => b.state.work.pose);
+    return this.queryPoseList;
+  }
+
+  /** First shape hit by a ray from origin along direction within maxDistance, at the bodies' current poses (CollisionWorld.castRay). */
+  castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance: number, filter?: import('./collision/queries.js').QueryFilter, out?: import('./collision/queries.js').RayHit): import('./collision/queries.js').RayHit | null {
+    this.queryPoses();
+    return this.collision.castRay(origin, direction, maxDistance, filter, out);
+  }
+
+  /** Every shape a ray hits, through callback (CollisionWorld.castRayAll). */
+  castRayAll(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance: number, callback: import('./collision/queries.js').RayHitCallback, filter?: import('./collision/queries.js').QueryFilter): void {
+    this.queryPoses();
+    this.collision.castRayAll(origin, direction, maxDistance, callback, filter);
+  }
+
+  /** Shapes containing a point (CollisionWorld.pointQuery). */
+  pointQuery(point: ArrayLike<number>, callback: import('./collision/queries.js').ShapeCallback, filter?: import('./collision/queries.js').QueryFilter): void {
+    this.queryPoses();
+    this.collision.pointQuery(point, callback, filter);
+  }
+
+  /** Shapes whose bounds meet a box (CollisionWorld.bodiesInAabb). */
+  bodiesInAabb(min: ArrayLike<number>, max: ArrayLike<number>, callback: import('./collision/queries.js').ShapeCallback, filter?: import('./collision/queries.js').QueryFilter): void {
+    this.queryPoses();
+    this.collision.bodiesInAabb(min, max, callback, filter);
+  }
 }

@@ -17,6 +17,7 @@ import { composePoses, poseFromQuaternion, poseIsFinite, POSE_STRIDE } from './p
 import { CollisionShapeError, compileShape, type CompiledShape } from './shape-validation.js';
 import { ShapeStore } from './shape-store.js';
 import { boxHull, type ConvexHullData } from './hull.js';
+import { RayHit, SceneQueries, type QueryFilter, type RayHitCallback, type ShapeCallback } from './queries.js';
 import { SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX, SHAPE_HEIGHTFIELD, SHAPE_KIND_NAMES, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH, type ShapeKind } from './shape-types.js';
 
 export interface CollisionWorldOptions {
@@ -233,6 +234,7 @@ export class CollisionWorld {
       const s = this.slotOf[handle];
       this.store.localPose.set(rec.compiled.localPose, POSE_STRIDE * s);
       this.placeStatic(s);
+      this.queries.invalidate(this.store);
     }
   }
 
@@ -277,6 +279,7 @@ export class CollisionWorld {
       store.hull[s] = c.hull ?? (c.kind === SHAPE_BOX && anyHull ? boxHull(c.params[0], c.params[1], c.params[2]) : null);
     }
     this.store = store;
+    this.queries.invalidate(store);
     this.restingPosed.fill(0); // a new store: every shape is placed by the next update
     for (let s = store.dynamicCount; s < store.slotCount; s++) this.placeStatic(s);
     const n = this.bodies.length;
@@ -324,6 +327,7 @@ export class CollisionWorld {
       st.aabb[o + 3] += grow; st.aabb[o + 4] += grow; st.aabb[o + 5] += grow;
     }
     posed.set(this.bodyResting);
+    this.queries.invalidate(st);
   }
 
   /** Broad phase over the poses of the last update. Returns the pair count. */
@@ -421,6 +425,49 @@ export class CollisionWorld {
   shapeOwner(handle: number): [number, number] {
     const r = this.record(handle);
     return [r.body, r.link];
+  }
+
+  private readonly queries = new SceneQueries();
+
+  /** Whether shapes were registered since the last update (a query needs an update first). */
+  get needsUpdate(): boolean {
+    return this.dirty;
+  }
+
+  /** The shapes as the last update placed them, for a query (a scene of static shapes only is placed here). */
+  private queryReady(fn: string): void {
+    if (!this.dirty) return;
+    if (this.records.every((r) => r.body < 0)) { this.prepare(); return; }
+    throw new Error(`CollisionWorld.${fn}: shapes changed since the last update; call update(linkPoses) first`);
+  }
+
+  /**
+   * First shape hit by the ray origin + t direction / |direction|, t in [0, maxDistance], as the
+   * last update placed the shapes (queries.ts): into out (a new RayHit without it), or null.
+   * A ray starting inside a solid convex shape hits it at distance 0 with the normal opposite
+   * the ray. Throws a RangeError on a non-finite origin, a zero direction or a negative maxDistance.
+   */
+  castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance: number, filter?: QueryFilter, out?: RayHit): RayHit | null {
+    this.queryReady('castRay');
+    return this.queries.castRay(origin, direction, maxDistance, filter, out);
+  }
+
+  /** Every shape the ray hits, each at its first hit, through callback (return false to stop); the hit object is reused. */
+  castRayAll(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance: number, callback: RayHitCallback, filter?: QueryFilter): void {
+    this.queryReady('castRayAll');
+    this.queries.castRayAll(origin, direction, maxDistance, callback, filter);
+  }
+
+  /** Shapes containing the point (queries.ts), through callback(body, link, shape); body and link -1 for statics. */
+  pointQuery(point: ArrayLike<number>, callback: ShapeCallback, filter?: QueryFilter): void {
+    this.queryReady('pointQuery');
+    this.queries.pointQuery(point, callback, filter);
+  }
+
+  /** Shapes whose bounds meet the box [min, max], through callback(body, link, shape). */
+  bodiesInAabb(min: ArrayLike<number>, max: ArrayLike<number>, callback: ShapeCallback, filter?: QueryFilter): void {
+    this.queryReady('bodiesInAabb');
+    this.queries.bodiesInAabb(min, max, callback, filter);
   }
 
   private placeStatic(s: number): void {

@@ -15,3 +15,4 @@ export { combineFriction, combineRestitution, DEFAULT_FRICTION, DEFAULT_RESTITUT
 export { POSE_STRIDE, poseFromQuaternion, composePoses } from './pose.js';
 export { MAX_MANIFOLD_POINTS } from './manifold.js';
 export type { ShapeKind } from './shape-types.js';
+export { RayHit, type QueryFilter, type RayHitCallback, type ShapeCallback } from './queries.js';

@@ -181,6 +181,40 @@ export class TriangleMeshData implements TriangleSource {
     return found;
   }
 
+  /**
+   * Triangles in the leaves whose bounds the ray o + t d, t in [0, tMax], crosses (ray = [ox, oy, oz, dx, dy, dz, tMax]) (slab test per
+   * node, Ericson 5.3.3); their indices go to `hits`, the count is returned.
+   */
+  rayQuery(ray: Float64Array): number {
+    if (this.nodeChild.length === 0) return 0;
+    const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
+    const nb = this.nodeBounds, stack = this.stack;
+    const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
+    let top = 0, found = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+      const node = stack[--top];
+      const o = 6 * node;
+      let t0 = 0, t1 = tMax;
+      let ta = (nb[o] - ox) * ix, tb = (nb[o + 3] - ox) * ix;
+      if (dx === 0) { if (ox < nb[o] || ox > nb[o + 3]) continue; } else { if (ta > tb) { const t = ta; ta = tb; tb = t; } if (ta > t0) t0 = ta; if (tb < t1) t1 = tb; }
+      ta = (nb[o + 1] - oy) * iy; tb = (nb[o + 4] - oy) * iy;
+      if (dy === 0) { if (oy < nb[o + 1] || oy > nb[o + 4]) continue; } else { if (ta > tb) { const t = ta; ta = tb; tb = t; } if (ta > t0) t0 = ta; if (tb < t1) t1 = tb; }
+      ta = (nb[o + 2] - oz) * iz; tb = (nb[o + 5] - oz) * iz;
+      if (dz === 0) { if (oz < nb[o + 2] || oz > nb[o + 5]) continue; } else { if (ta > tb) { const t = ta; ta = tb; tb = t; } if (ta > t0) t0 = ta; if (tb < t1) t1 = tb; }
+      if (t0 > t1) continue;
+      const c = this.nodeChild[node];
+      if (c < 0) {
+        const start = -1 - c, end = start + this.nodeSecond[node];
+        for (let i = start; i < end; i++) this.hits[found++] = this.order[i];
+      } else if (top + 2 <= STACK_SIZE) {
+        stack[top++] = this.nodeSecond[node];
+        stack[top++] = c;
+      }
+    }
+    return found;
+  }
+
   /** Writes triangle t (v0, v1, v2, normal, neighbour normals; see TRIANGLE_STRIDE) into out. */
   triangle(t: number, out: Float64Array): void {
     const v = this.vertices;
