@@ -23,7 +23,7 @@
  * A unilateral row that is still open (g > 0) only stops the motion that would close it within the
  * step: a >= -(v + g/h)/h.
  */
-import { addRootVelocityWorld, forwardKinematics, freeRootCount, freeRootCurrentMomenta, freeRootMomenta, integratePositions, integrateSemiImplicit, kineticEnergy, restoreFreeRootMomenta, subtreeMass, JointType, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
+import { addRootVelocityWorld, centerOfMass, forwardKinematics, freeRootCount, freeRootCurrentMomenta, freeRootMomenta, integratePositions, integrateSemiImplicit, kineticEnergy, restoreFreeRootMomenta, subtreeMass, subtreeMomentumAndInertia, JointType, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
 import { RowType } from './rows/row-buffer.js';
 import { CollisionWorld } from './collision/collision-world.js';
 import { ContactSource, type ContactOptions } from './sources/contacts.js';
@@ -207,6 +207,9 @@ function sameNumbers(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
+/** Numbers per momentum group in World.groupSums. */
+const GROUP_STRIDE = 36;
+
 /** Sub-steps per sub-step of a step taken again after it went non-finite. */
 const RECOVERY_SUBSTEPS = 4;
 
@@ -386,6 +389,7 @@ export class World {
       return na < nb ? -1 : na > nb ? 1 : a - b;
     });
     order.forEach((b, r) => { this.bodies[b].rank = r; });
+    this.rankOrder = Int32Array.from(order);
     this.collision.setBodyOrder(this.bodies.map((b) => b.rank));
   }
 
@@ -634,6 +638,7 @@ export class World {
       b.dynamics(true); // (awakeKinematics ran at this q and qd, above)
       b.qdd.set(b.qdd0);
     }
+    this.passMomenta();
     t0 = this.clock();
     st.ms.dynamics += t0 - t1;
     const nIslands = this.buildIslands(rows);
@@ -682,6 +687,7 @@ export class World {
     if (this.stabilization === 'post') this.postStabilize(hTry, nIslands);
     // after every position change of the step (integration and stabilisation)
     this.preserveMomenta(rows, hTry);
+    this.conserveGroupMomenta(rows, hTry, nIslands);
     st.ms.stabilize += this.clock() - t1;
     st.contacts = this.contacts.count;
     st.maxPenetration = this.contacts.maxDepth;
@@ -808,6 +814,158 @@ export class World {
       const dv = this.dvScratch;
       dv[0] = 0; dv[1] = 0; dv[2] = 0; dv[3] = x / m; dv[4] = y / m; dv[5] = z / m;
       addRootVelocityWorld(b.model, b.state, 0, dv);
+    }
+  }
+
+  /** Body indices in canonical order (Body.rank): sums over several bodies run in it, so they do not depend on insertion order. */
+  private rankOrder = new Int32Array(0);
+  /** Per body, its momentum group in the current pass (conserveGroupMomenta), or -1. */
+  private groupOf = new Int32Array(8);
+  /** Per island, whether it is held from outside (a row to the world or a body not on one free root). */
+  private grounded = new Uint8Array(8);
+  /** Per group, GROUP_STRIDE sums (conserveGroupMomenta). */
+  private groupSums = new Float64Array(8 * GROUP_STRIDE);
+  private groupH = new Float64Array(6);
+  private groupC = new Float64Array(3);
+  private groupI = new Float64Array(36);
+
+  /** At the start of a pass, each awake free tree's momentum, external wrench and centre of mass (Body.passMomentum). */
+  private passMomenta(): void {
+    const bodies = this.bodies;
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
+      if (b.sleeping || !b.freeTree) continue;
+      // the accelerations without any row force, and without the gyroscopic change (an internal
+      // force, see preserveMomenta): the rate of momentum they give is the external wrench
+      const x = b.scratch;
+      for (let d = 0; d < b.model.nv; d++) x[d] = b.qdd0[d] - b.gyroDelta[d];
+      freeRootMomenta(b.model, b.state, x, 0, b.passMomentum);
+      freeRootMomenta(b.model, b.state, x, 1, b.passWrench);
+      for (let e = 0; e < 6; e++) b.passWrench[e] -= b.passMomentum[e];
+      centerOfMass(b.model, b.state, b.passCom);
+    }
+  }
+
+  /**
+   * Momentum of a group of bodies that nothing holds from outside: an island whose rows all run
+   * between its own free trees (contacts, pins, limits on non-root joints), or a free tree that no
+   * row touches. Its rows act equal and opposite on its bodies, so over the pass its linear
+   * momentum P changes by h F and its angular momentum about its centre of mass L by h tau (F, tau
+   * the external wrench at the pass's start: gravity, applied forces), and its centre of mass
+   * moves by h P / M (semi-implicit Euler of the centre of mass). Integration in reduced
+   * coordinates does not keep that for a tree whose joints move (momentum-correction.ts), and
+   * post-stabilisation moves each body's q with its qd held, which changes a tree's momentum too;
+   * preserveMomenta restores each body's own momentum only along the directions no row pushed it
+   * in. Here the group as a whole gets back P, its centre of mass, and (for a group of several
+   * bodies or a tree of several links; a lone rigid body keeps the integrator's) L, by one rigid
+   * motion of all its bodies: a common translation and a common twist about the centre of mass.
+   * A rigid motion of the whole group changes no relative position or velocity of its bodies, so
+   * what the solver and stabilisation made of the rows between them is kept.
+   */
+  private conserveGroupMomenta(rows: RowBuffer, h: number, nIslands: number): void {
+    const bodies = this.bodies, nb = bodies.length;
+    if (this.groupOf.length < nb) this.groupOf = new Int32Array(2 * nb);
+    if (this.grounded.length < nIslands) this.grounded = new Uint8Array(2 * nIslands);
+    const groupOf = this.groupOf, grounded = this.grounded;
+    for (let isl = 0; isl < nIslands; isl++) {
+      let held = 0;
+      for (let k = this.islandStart[isl]; k < this.islandStart[isl + 1] && !held; k++) {
+        const j = this.islandRows[k];
+        if (rows.bodyB[j] >= 0) continue; // between two bodies (or within one)
+        const type = rows.type[j];
+        if (type === RowType.Point || type === RowType.Angular) held = 1; // to the world
+        else if (bodies[rows.bodyA[j]].freeTree && this.actsOnRoot(rows, j, bodies[rows.bodyA[j]])) held = 1;
+      }
+      grounded[isl] = held;
+    }
+    for (let bi = 0; bi < nb; bi++) { const b = bodies[bi]; if (!b.sleeping && !b.freeTree && b.island >= 0) grounded[b.island] = 1; }
+    let n = nIslands;
+    for (let bi = 0; bi < nb; bi++) {
+      const b = bodies[bi];
+      if (b.sleeping || !b.freeTree) groupOf[bi] = -1;
+      else if (b.island >= 0) groupOf[bi] = grounded[b.island] ? -1 : b.island;
+      else groupOf[bi] = n++;
+    }
+    if (this.groupSums.length < n * GROUP_STRIDE) this.groupSums = new Float64Array(2 * n * GROUP_STRIDE);
+    const S = this.groupSums;
+    S.fill(0, 0, n * GROUP_STRIDE);
+    const H = this.groupH, C = this.groupC, I = this.groupI;
+    const order = this.rankOrder;
+    for (let r = 0; r < order.length; r++) {
+      const bi = order[r], g = groupOf[bi];
+      if (g < 0) continue;
+      const b = bodies[bi], o = g * GROUP_STRIDE;
+      const m = b.model.totalMass();
+      const c = b.passCom, p = b.passMomentum, w = b.passWrench;
+      S[o] += m;
+      S[o + 1] += m * c[0]; S[o + 2] += m * c[1]; S[o + 3] += m * c[2];
+      // momentum and wrench at the pass's start, about the world origin
+      S[o + 4] += p[0] + (c[1] * p[5] - c[2] * p[4]);
+      S[o + 5] += p[1] + (c[2] * p[3] - c[0] * p[5]);
+      S[o + 6] += p[2] + (c[0] * p[4] - c[1] * p[3]);
+      S[o + 7] += p[3]; S[o + 8] += p[4]; S[o + 9] += p[5];
+      S[o + 10] += w[0] + (c[1] * w[5] - c[2] * w[4]);
+      S[o + 11] += w[1] + (c[2] * w[3] - c[0] * w[5]);
+      S[o + 12] += w[2] + (c[0] * w[4] - c[1] * w[3]);
+      S[o + 13] += w[3]; S[o + 14] += w[4]; S[o + 15] += w[5];
+      // now: momentum about the origin, centre of mass, rotational inertia about the origin
+      forwardKinematics(b.model, b.state, true);
+      subtreeMomentumAndInertia(b.model, b.state, 0, H, C, I);
+      for (let e = 0; e < 6; e++) S[o + 16 + e] += H[e];
+      S[o + 22] += m * C[0]; S[o + 23] += m * C[1]; S[o + 24] += m * C[2];
+      for (let rr = 0; rr < 3; rr++) for (let cc = 0; cc < 3; cc++) S[o + 25 + 3 * rr + cc] += I[6 * rr + cc];
+      // a group turns as a whole when it has several bodies or a tree of several links
+      S[o + 34] += b.rigid ? 1 : 2;
+    }
+    for (let g = 0; g < n; g++) {
+      const o = g * GROUP_STRIDE, M = S[o];
+      if (!(M > 0)) { S[o + 35] = 1; continue; }
+      // start: centre of mass, linear momentum, external force
+      const csx = S[o + 1] / M, csy = S[o + 2] / M, csz = S[o + 3] / M;
+      const px = S[o + 7], py = S[o + 8], pz = S[o + 9], fx = S[o + 13], fy = S[o + 14], fz = S[o + 15];
+      // targets: P + h F; L about the centre of mass + h tau about it; the centre of mass + h P' / M
+      const tx = px + h * fx, ty = py + h * fy, tz = pz + h * fz;
+      const lx = S[o + 4] - (csy * pz - csz * py) + h * (S[o + 10] - (csy * fz - csz * fy));
+      const ly = S[o + 5] - (csz * px - csx * pz) + h * (S[o + 11] - (csz * fx - csx * fz));
+      const lz = S[o + 6] - (csx * py - csy * px) + h * (S[o + 12] - (csx * fy - csy * fx));
+      const cx = S[o + 22] / M, cy = S[o + 23] / M, cz = S[o + 24] / M;
+      // now: linear momentum, angular momentum about the present centre of mass
+      const nx = S[o + 19], ny = S[o + 20], nz = S[o + 21];
+      const ax = S[o + 16] - (cy * nz - cz * ny) - lx, ay = S[o + 17] - (cz * nx - cx * nz) - ly, az = S[o + 18] - (cx * ny - cy * nx) - lz;
+      const ux = (tx - nx) / M, uy = (ty - ny) / M, uz = (tz - nz) / M;
+      let wx = 0, wy = 0, wz = 0;
+      if (S[o + 34] > 1) {
+        // rotational inertia about the present centre of mass: I_o - M (|c|^2 1 - c c^T); w = -I^-1 (L_now - L_target)
+        const c2 = cx * cx + cy * cy + cz * cz;
+        const a = S[o + 25] - M * (c2 - cx * cx), b2 = S[o + 26] + M * cx * cy, c3 = S[o + 27] + M * cx * cz;
+        const d = S[o + 29] - M * (c2 - cy * cy), e = S[o + 30] + M * cy * cz, f = S[o + 33] - M * (c2 - cz * cz);
+        const A00 = d * f - e * e, A01 = c3 * e - b2 * f, A02 = b2 * e - c3 * d;
+        const A11 = a * f - c3 * c3, A12 = b2 * c3 - a * e, A22 = a * d - b2 * b2;
+        const det = a * A00 + b2 * A01 + c3 * A02;
+        if (det > 0) {
+          wx = -(A00 * ax + A01 * ay + A02 * az) / det;
+          wy = -(A01 * ax + A11 * ay + A12 * az) / det;
+          wz = -(A02 * ax + A12 * ay + A22 * az) / det;
+        }
+      }
+      // the twist at the world origin: v(x) = u + w x (x - c), so v(0) = u - w x c
+      S[o] = wx; S[o + 1] = wy; S[o + 2] = wz;
+      S[o + 3] = ux - (wy * cz - wz * cy); S[o + 4] = uy - (wz * cx - wx * cz); S[o + 5] = uz - (wx * cy - wy * cx);
+      // the translation that puts the centre of mass where the target momentum takes it
+      S[o + 6] = csx + (h * tx) / M - cx; S[o + 7] = csy + (h * ty) / M - cy; S[o + 8] = csz + (h * tz) / M - cz;
+    }
+    for (let bi = 0; bi < nb; bi++) {
+      const g = groupOf[bi];
+      if (g < 0) continue;
+      const b = bodies[bi], o = g * GROUP_STRIDE;
+      if (S[o + 35] !== 0) continue; // (a group whose mass was not positive)
+      // (the poses are those the sums above were taken at)
+      const dv = this.dvScratch;
+      for (let e = 0; e < 6; e++) dv[e] = S[o + e];
+      addRootVelocityWorld(b.model, b.state, 0, dv);
+      const q = b.state.q, qo = b.model.qOffset[0];
+      q[qo] += S[o + 6]; q[qo + 1] += S[o + 7]; q[qo + 2] += S[o + 8];
+      b.state.work.dynamicsValid = false;
     }
   }
 

@@ -210,6 +210,18 @@ export function freeRootCurrentMomenta(model: Model, state: State, out: Float64A
   }
 }
 
+/**
+ * The whole subtree of `root`: its spatial momentum about the world origin (world coordinates:
+ * angular, then linear) into h (6), its centre of mass into c (3) and its composite spatial
+ * inertia at the world origin into I (36, row-major). Requires forwardKinematics with velocities.
+ * (A World sums these over the bodies of an island to restore the island's momentum as a whole.)
+ */
+export function subtreeMomentumAndInertia(model: Model, state: State, root: number, h6: Float64Array, c: Float64Array, I: Float64Array): void {
+  subtreeMomentum(model, state, root, h6, true);
+  c[0] = com[0]; c[1] = com[1]; c[2] = com[2];
+  I.set(Ic);
+}
+
 /** Mass of the subtree rooted at `root`. */
 export function subtreeMass(model: Model, root: number): number {
   let m = 0;
