@@ -826,7 +826,7 @@ export class World {
   /** Per group, GROUP_STRIDE sums (conserveGroupMomenta). */
   private groupSums = new Float64Array(8 * GROUP_STRIDE);
   private groupH = new Float64Array(6);
-  private groupC = new Float64Array(3);
+  private groupC = new Float64Array(4);
   private groupI = new Float64Array(36);
 
   /** At the start of a pass, each awake free tree's momentum, external wrench and centre of mass (Body.passMomentum). */
@@ -863,110 +863,133 @@ export class World {
    * what the solver and stabilisation made of the rows between them is kept.
    */
   private conserveGroupMomenta(rows: RowBuffer, h: number, nIslands: number): void {
+    const n = this.momentumGroups(rows, nIslands);
+    if (n === 0) return;
+    if (this.groupSums.length < n * GROUP_STRIDE) this.groupSums = new Float64Array(2 * n * GROUP_STRIDE);
+    this.groupSums.fill(0, 0, n * GROUP_STRIDE);
+    const bodies = this.bodies, order = this.rankOrder, groupOf = this.groupOf;
+    // (in canonical order: the sums do not depend on the order bodies were added in)
+    for (let r = 0; r < order.length; r++) {
+      const g = groupOf[order[r]];
+      if (g >= 0) this.addGroupSums(bodies[order[r]], g * GROUP_STRIDE);
+    }
+    this.scalar[0] = h;
+    for (let g = 0; g < n; g++) if (this.groupSums[g * GROUP_STRIDE + 34] > 0) this.groupMotion(g * GROUP_STRIDE);
+    for (let bi = 0; bi < bodies.length; bi++) if (groupOf[bi] >= 0) this.moveWithGroup(bodies[bi], groupOf[bi] * GROUP_STRIDE);
+  }
+
+  /** Each body's momentum group (groupOf: an island held by nothing, or a free tree alone; -1 for none); returns their number (0 when no body has one). */
+  private momentumGroups(rows: RowBuffer, nIslands: number): number {
     const bodies = this.bodies, nb = bodies.length;
     if (this.groupOf.length < nb) this.groupOf = new Int32Array(2 * nb);
     if (this.grounded.length < nIslands) this.grounded = new Uint8Array(2 * nIslands);
     const groupOf = this.groupOf, grounded = this.grounded;
     for (let isl = 0; isl < nIslands; isl++) {
       let held = 0;
-      for (let k = this.islandStart[isl]; k < this.islandStart[isl + 1] && !held; k++) {
+      for (let k = this.islandStart[isl]; k < this.islandStart[isl + 1] && held === 0; k++) {
         const j = this.islandRows[k];
         if (rows.bodyB[j] >= 0) continue; // between two bodies (or within one)
         const type = rows.type[j];
         if (type === RowType.Point || type === RowType.Angular) held = 1; // to the world
-        else if (bodies[rows.bodyA[j]].freeTree && this.actsOnRoot(rows, j, bodies[rows.bodyA[j]])) held = 1;
+        else if (this.actsOnRoot(rows, j, bodies[rows.bodyA[j]])) held = 1; // a joint row on a root's own dofs
       }
       grounded[isl] = held;
     }
     for (let bi = 0; bi < nb; bi++) { const b = bodies[bi]; if (!b.sleeping && !b.freeTree && b.island >= 0) grounded[b.island] = 1; }
-    let n = nIslands;
+    let n = nIslands, members = 0;
     for (let bi = 0; bi < nb; bi++) {
       const b = bodies[bi];
       if (b.sleeping || !b.freeTree) groupOf[bi] = -1;
-      else if (b.island >= 0) groupOf[bi] = grounded[b.island] ? -1 : b.island;
+      else if (b.island >= 0) groupOf[bi] = grounded[b.island] === 1 ? -1 : b.island;
       else groupOf[bi] = n++;
+      if (groupOf[bi] >= 0) members++;
     }
-    if (this.groupSums.length < n * GROUP_STRIDE) this.groupSums = new Float64Array(2 * n * GROUP_STRIDE);
-    const S = this.groupSums;
-    S.fill(0, 0, n * GROUP_STRIDE);
-    const H = this.groupH, C = this.groupC, I = this.groupI;
-    const order = this.rankOrder;
-    for (let r = 0; r < order.length; r++) {
-      const bi = order[r], g = groupOf[bi];
-      if (g < 0) continue;
-      const b = bodies[bi], o = g * GROUP_STRIDE;
-      const m = b.model.totalMass();
-      const c = b.passCom, p = b.passMomentum, w = b.passWrench;
-      S[o] += m;
-      S[o + 1] += m * c[0]; S[o + 2] += m * c[1]; S[o + 3] += m * c[2];
-      // momentum and wrench at the pass's start, about the world origin
-      S[o + 4] += p[0] + (c[1] * p[5] - c[2] * p[4]);
-      S[o + 5] += p[1] + (c[2] * p[3] - c[0] * p[5]);
-      S[o + 6] += p[2] + (c[0] * p[4] - c[1] * p[3]);
-      S[o + 7] += p[3]; S[o + 8] += p[4]; S[o + 9] += p[5];
-      S[o + 10] += w[0] + (c[1] * w[5] - c[2] * w[4]);
-      S[o + 11] += w[1] + (c[2] * w[3] - c[0] * w[5]);
-      S[o + 12] += w[2] + (c[0] * w[4] - c[1] * w[3]);
-      S[o + 13] += w[3]; S[o + 14] += w[4]; S[o + 15] += w[5];
-      // now: momentum about the origin, centre of mass, rotational inertia about the origin
-      forwardKinematics(b.model, b.state, true);
-      subtreeMomentumAndInertia(b.model, b.state, 0, H, C, I);
-      for (let e = 0; e < 6; e++) S[o + 16 + e] += H[e];
-      S[o + 22] += m * C[0]; S[o + 23] += m * C[1]; S[o + 24] += m * C[2];
-      for (let rr = 0; rr < 3; rr++) for (let cc = 0; cc < 3; cc++) S[o + 25 + 3 * rr + cc] += I[6 * rr + cc];
-      // a group turns as a whole when it has several bodies or a tree of several links
-      S[o + 34] += b.rigid ? 1 : 2;
-    }
-    for (let g = 0; g < n; g++) {
-      const o = g * GROUP_STRIDE, M = S[o];
-      if (!(M > 0)) { S[o + 35] = 1; continue; }
-      // start: centre of mass, linear momentum, external force
-      const csx = S[o + 1] / M, csy = S[o + 2] / M, csz = S[o + 3] / M;
-      const px = S[o + 7], py = S[o + 8], pz = S[o + 9], fx = S[o + 13], fy = S[o + 14], fz = S[o + 15];
-      // targets: P + h F; L about the centre of mass + h tau about it; the centre of mass + h P' / M
-      const tx = px + h * fx, ty = py + h * fy, tz = pz + h * fz;
-      const lx = S[o + 4] - (csy * pz - csz * py) + h * (S[o + 10] - (csy * fz - csz * fy));
-      const ly = S[o + 5] - (csz * px - csx * pz) + h * (S[o + 11] - (csz * fx - csx * fz));
-      const lz = S[o + 6] - (csx * py - csy * px) + h * (S[o + 12] - (csx * fy - csy * fx));
-      const cx = S[o + 22] / M, cy = S[o + 23] / M, cz = S[o + 24] / M;
-      // now: linear momentum, angular momentum about the present centre of mass
-      const nx = S[o + 19], ny = S[o + 20], nz = S[o + 21];
-      const ax = S[o + 16] - (cy * nz - cz * ny) - lx, ay = S[o + 17] - (cz * nx - cx * nz) - ly, az = S[o + 18] - (cx * ny - cy * nx) - lz;
-      const ux = (tx - nx) / M, uy = (ty - ny) / M, uz = (tz - nz) / M;
-      let wx = 0, wy = 0, wz = 0;
-      if (S[o + 34] > 1) {
-        // rotational inertia about the present centre of mass: I_o - M (|c|^2 1 - c c^T); w = -I^-1 (L_now - L_target)
-        const c2 = cx * cx + cy * cy + cz * cz;
-        const a = S[o + 25] - M * (c2 - cx * cx), b2 = S[o + 26] + M * cx * cy, c3 = S[o + 27] + M * cx * cz;
-        const d = S[o + 29] - M * (c2 - cy * cy), e = S[o + 30] + M * cy * cz, f = S[o + 33] - M * (c2 - cz * cz);
-        const A00 = d * f - e * e, A01 = c3 * e - b2 * f, A02 = b2 * e - c3 * d;
-        const A11 = a * f - c3 * c3, A12 = b2 * c3 - a * e, A22 = a * d - b2 * b2;
-        const det = a * A00 + b2 * A01 + c3 * A02;
-        if (det > 0) {
-          wx = -(A00 * ax + A01 * ay + A02 * az) / det;
-          wy = -(A01 * ax + A11 * ay + A12 * az) / det;
-          wz = -(A02 * ax + A12 * ay + A22 * az) / det;
-        }
+    // (none: a world on the ground does no more here, step after step)
+    return members > 0 ? n : 0;
+  }
+
+  /**
+   * Adds body b to the sums of its group at o: mass, first moment, momentum and external wrench
+   * at the pass's start about the world origin; momentum about the origin, first moment and
+   * rotational inertia about the origin now; and 1 for a rigid body, 2 for a tree.
+   */
+  private addGroupSums(b: Body, o: number): void {
+    const S = this.groupSums, H = this.groupH, C = this.groupC, I = this.groupI;
+    forwardKinematics(b.model, b.state, true);
+    subtreeMomentumAndInertia(b.model, b.state, 0, H, C, I);
+    const m = C[3];
+    const c = b.passCom, p = b.passMomentum, w = b.passWrench;
+    S[o] += m;
+    S[o + 1] += m * c[0]; S[o + 2] += m * c[1]; S[o + 3] += m * c[2];
+    S[o + 4] += p[0] + (c[1] * p[5] - c[2] * p[4]);
+    S[o + 5] += p[1] + (c[2] * p[3] - c[0] * p[5]);
+    S[o + 6] += p[2] + (c[0] * p[4] - c[1] * p[3]);
+    S[o + 7] += p[3]; S[o + 8] += p[4]; S[o + 9] += p[5];
+    S[o + 10] += w[0] + (c[1] * w[5] - c[2] * w[4]);
+    S[o + 11] += w[1] + (c[2] * w[3] - c[0] * w[5]);
+    S[o + 12] += w[2] + (c[0] * w[4] - c[1] * w[3]);
+    S[o + 13] += w[3]; S[o + 14] += w[4]; S[o + 15] += w[5];
+    for (let e = 0; e < 6; e++) S[o + 16 + e] += H[e];
+    S[o + 22] += m * C[0]; S[o + 23] += m * C[1]; S[o + 24] += m * C[2];
+    for (let r = 0; r < 3; r++) for (let k = 0; k < 3; k++) S[o + 25 + 3 * r + k] += I[6 * r + k];
+    S[o + 34] += b.rigid ? 1 : 2;
+  }
+
+  /**
+   * From the sums of the group at o, the rigid motion that restores it (conserveGroupMomenta),
+   * written over them: the twist at the world origin (angular, then the velocity of the point at
+   * the origin) at o..o+5, the translation at o+6..o+8; o+35 is 1 when the group is left alone.
+   * The step length is in scalars[0] (a double argument would be boxed).
+   */
+  private groupMotion(o: number): void {
+    const S = this.groupSums, h = this.scalar[0], M = S[o];
+    if (!(M > 0)) { S[o + 35] = 1; return; }
+    // start: centre of mass, linear momentum, external force
+    const csx = S[o + 1] / M, csy = S[o + 2] / M, csz = S[o + 3] / M;
+    const px = S[o + 7], py = S[o + 8], pz = S[o + 9], fx = S[o + 13], fy = S[o + 14], fz = S[o + 15];
+    // targets: P + h F; L about the centre of mass + h tau about it; the centre of mass + h P' / M
+    const tx = px + h * fx, ty = py + h * fy, tz = pz + h * fz;
+    const lx = S[o + 4] - (csy * pz - csz * py) + h * (S[o + 10] - (csy * fz - csz * fy));
+    const ly = S[o + 5] - (csz * px - csx * pz) + h * (S[o + 11] - (csz * fx - csx * fz));
+    const lz = S[o + 6] - (csx * py - csy * px) + h * (S[o + 12] - (csx * fy - csy * fx));
+    // now: centre of mass, linear momentum, angular momentum about the centre of mass less its target
+    const cx = S[o + 22] / M, cy = S[o + 23] / M, cz = S[o + 24] / M;
+    const nx = S[o + 19], ny = S[o + 20], nz = S[o + 21];
+    const ax = S[o + 16] - (cy * nz - cz * ny) - lx, ay = S[o + 17] - (cz * nx - cx * nz) - ly, az = S[o + 18] - (cx * ny - cy * nx) - lz;
+    // the translation that puts the centre of mass where the target momentum takes it
+    S[o + 6] = csx + (h * tx) / M - cx; S[o + 7] = csy + (h * ty) / M - cy; S[o + 8] = csz + (h * tz) / M - cz;
+    // linear: a common velocity u = dP / M (at o + 3..5 until the twist is complete)
+    S[o + 3] = (tx - nx) / M; S[o + 4] = (ty - ny) / M; S[o + 5] = (tz - nz) / M;
+    S[o] = 0; S[o + 1] = 0; S[o + 2] = 0;
+    if (S[o + 34] > 1) {
+      // angular: w = -I_c^-1 (L_now - L_target), I_c = I_o - M (|c|^2 1 - c c^T) about the present centre of mass
+      const c2 = cx * cx + cy * cy + cz * cz;
+      const a = S[o + 25] - M * (c2 - cx * cx), b = S[o + 26] + M * cx * cy, c = S[o + 27] + M * cx * cz;
+      const d = S[o + 29] - M * (c2 - cy * cy), e = S[o + 30] + M * cy * cz, f = S[o + 33] - M * (c2 - cz * cz);
+      const A00 = d * f - e * e, A01 = c * e - b * f, A02 = b * e - c * d;
+      const A11 = a * f - c * c, A12 = b * c - a * e, A22 = a * d - b * b;
+      const det = a * A00 + b * A01 + c * A02;
+      if (det > 0) {
+        S[o] = -(A00 * ax + A01 * ay + A02 * az) / det;
+        S[o + 1] = -(A01 * ax + A11 * ay + A12 * az) / det;
+        S[o + 2] = -(A02 * ax + A12 * ay + A22 * az) / det;
       }
-      // the twist at the world origin: v(x) = u + w x (x - c), so v(0) = u - w x c
-      S[o] = wx; S[o + 1] = wy; S[o + 2] = wz;
-      S[o + 3] = ux - (wy * cz - wz * cy); S[o + 4] = uy - (wz * cx - wx * cz); S[o + 5] = uz - (wx * cy - wy * cx);
-      // the translation that puts the centre of mass where the target momentum takes it
-      S[o + 6] = csx + (h * tx) / M - cx; S[o + 7] = csy + (h * ty) / M - cy; S[o + 8] = csz + (h * tz) / M - cz;
     }
-    for (let bi = 0; bi < nb; bi++) {
-      const g = groupOf[bi];
-      if (g < 0) continue;
-      const b = bodies[bi], o = g * GROUP_STRIDE;
-      if (S[o + 35] !== 0) continue; // (a group whose mass was not positive)
-      // (the poses are those the sums above were taken at)
-      const dv = this.dvScratch;
-      for (let e = 0; e < 6; e++) dv[e] = S[o + e];
-      addRootVelocityWorld(b.model, b.state, 0, dv);
-      const q = b.state.q, qo = b.model.qOffset[0];
-      q[qo] += S[o + 6]; q[qo + 1] += S[o + 7]; q[qo + 2] += S[o + 8];
-      b.state.work.dynamicsValid = false;
-    }
+    // the twist at the world origin: v(x) = u + w x (x - c), so v(0) = u - w x c
+    const wx = S[o], wy = S[o + 1], wz = S[o + 2];
+    S[o + 3] -= wy * cz - wz * cy; S[o + 4] -= wz * cx - wx * cz; S[o + 5] -= wx * cy - wy * cx;
+  }
+
+  /** Moves body b with its group's rigid motion at o (the twist at its poses of addGroupSums, then the translation). */
+  private moveWithGroup(b: Body, o: number): void {
+    const S = this.groupSums;
+    if (S[o + 35] !== 0) return;
+    const dv = this.dvScratch;
+    for (let e = 0; e < 6; e++) dv[e] = S[o + e];
+    addRootVelocityWorld(b.model, b.state, 0, dv);
+    const q = b.state.q, qo = b.model.qOffset[0];
+    q[qo] += S[o + 6]; q[qo + 1] += S[o + 7]; q[qo + 2] += S[o + 8];
+    b.state.work.dynamicsValid = false;
   }
 
   /**
