@@ -41,6 +41,20 @@ export class Body {
    */
   readonly pushDirections: Float64Array | null;
   pushCount = 0;
+  /**
+   * A tree on one free root, link 0 (a character or a rigid body): nothing holds it to the world
+   * but rows, so an island of such bodies with no row to the world keeps its momentum as a whole
+   * (World.conserveGroupMomenta).
+   */
+  readonly freeTree: boolean;
+  /**
+   * At the start of the current pass (World.advance): the body's momentum (angular about its own
+   * centre of mass, then linear; world coordinates), the external wrench on it (gravity, applied
+   * forces and root torques, about the same centre of mass; no row forces) and the centre of mass.
+   */
+  readonly passMomentum = new Float64Array(6);
+  readonly passWrench = new Float64Array(6);
+  readonly passCom = new Float64Array(3);
   /** Scratch of nv numbers. */
   readonly scratch: Float64Array;
   /** A single rigid body on a free joint (a ball, a crate). */
@@ -109,6 +123,9 @@ export class Body {
     this.momentumStart = freeTree ? new Float64Array(6) : null;
     this.pushDirections = freeTree ? new Float64Array(9) : null;
     this.rigid = model.nLinks === 1 && model.jointType[0] === 4;
+    let roots = 0;
+    for (let i = 0; i < model.nLinks; i++) if (model.parent[i] < 0) roots++;
+    this.freeTree = roots === 1 && model.parent[0] === -1 && model.jointType[0] === 4;
   }
 
   /**

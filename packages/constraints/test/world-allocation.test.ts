@@ -89,4 +89,23 @@ describe('allocation in World.step', () => {
     console.log(`[allocation] 2 ragdolls with hull feet and hands: ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts)`);
     expect(m.perCall, describeBatches(m)).toBeLessThan(4);
   });
+
+  it('two ragdolls tumbling in zero gravity and a ball flying alone (islands held by nothing: momentum kept by group): nothing allocated (under 4 bytes a step)', () => {
+    const world = new World({ sleep: false, gravity: [0, 0, 0] });
+    alive.push(world);
+    const a = world.addBody(humanoidTree(), { name: 'a' });
+    const b = world.addBody(humanoidTree(), { name: 'b' });
+    b.state.q[0] = 1;
+    for (let d = 6; d < a.model.nv; d++) { a.state.qd[d] = 0.5 * Math.sin(d); b.state.qd[d] = 0.5 * Math.cos(d); }
+    a.state.qd.set([0.3, 1, 0.2, 0.1, 0, 0]);
+    const bb = new ModelBuilder();
+    bb.addLink({ name: 'ball', parent: null, joint: { type: 'free' }, mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], shapes: [{ geometry: { type: 'sphere', radius: 0.1 } }] });
+    const ball = world.addBody(bb.build(), { name: 'ball' });
+    ball.state.q.set([0, 50, 0]);
+    ball.state.qd.set([0, 0, 0, 0, 0.01, 0]);
+    const m = bytesPerStep(world, 2500, 60, 4);
+    console.log(`[allocation] 2 ragdolls tumbling in zero gravity and a ball: ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.islands} islands)`);
+    expect(world.stats.islands).toBeGreaterThan(0);
+    expect(m.perCall, describeBatches(m)).toBeLessThan(4);
+  });
 });

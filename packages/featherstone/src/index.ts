@@ -13,7 +13,7 @@ export { setJointDampingTimeConstant } from './damping.js';
 export { choleskyFactor, choleskySolve } from './cholesky.js';
 export * from './energy.js';
 export * from './integrate.js';
-export { freeRootMomenta, restoreFreeRootMomenta, freeRootCount, freeRootCurrentMomenta, addRootVelocityWorld, subtreeMass } from './momentum-correction.js';
+export { freeRootMomenta, restoreFreeRootMomenta, freeRootCount, freeRootCurrentMomenta, addRootVelocityWorld, subtreeMass, subtreeMomentumAndInertia } from './momentum-correction.js';
 
 import { forwardDynamics as abmAccelerations } from './aba.js';
 import { accelerationDeltas as abmAccelerationDeltas } from './deltas.js';

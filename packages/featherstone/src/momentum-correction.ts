@@ -23,6 +23,8 @@ const h = new Float64Array(6);
 const dh = new Float64Array(6);
 /** The world centre of mass of the subtree of the last subtreeMomentum call. */
 const com = new Float64Array(3);
+/** The mass of the subtree of the last subtreeMomentum call. */
+const comMass = new Float64Array(1);
 /** The centre of mass of each free root's subtree at the start of the step (freeRootMomenta), 3 per root. */
 let rootCom = new Float64Array(3);
 const Ic = new Float64Array(36);
@@ -85,6 +87,7 @@ function subtreeMomentum(model: Model, state: State, root: number, out: Float64A
     }
   }
   com[0] = mc0 / mt; com[1] = mc1 / mt; com[2] = mc2 / mt;
+  comMass[0] = mt;
 }
 
 /**
@@ -208,6 +211,19 @@ export function freeRootCurrentMomenta(model: Model, state: State, out: Float64A
     shiftMomentum(out, 6 * k, com, 0, -1);
     k++;
   }
+}
+
+/**
+ * The whole subtree of `root`: its spatial momentum about the world origin (world coordinates:
+ * angular, then linear) into h (6), its centre of mass into c[0..2] and its mass into c[3], and
+ * its composite spatial inertia at the world origin into I (36, row-major). Requires
+ * forwardKinematics with velocities.
+ * (A World sums these over the bodies of an island to restore the island's momentum as a whole.)
+ */
+export function subtreeMomentumAndInertia(model: Model, state: State, root: number, h6: Float64Array, c: Float64Array, I: Float64Array): void {
+  subtreeMomentum(model, state, root, h6, true);
+  c[0] = com[0]; c[1] = com[1]; c[2] = com[2]; c[3] = comMass[0];
+  I.set(Ic);
 }
 
 /** Mass of the subtree rooted at `root`. */
