@@ -395,6 +395,9 @@ export class World {
     }
   }
 
+  /** The bodies in canonical order (Body.rank): sums over bodies taken in it do not depend on the order bodies were added in. */
+  private byRank: Body[] = [];
+
   /** Whether a body added without a name still waits for its content key (assigned at the next step). */
   private unkeyed = false;
 
@@ -409,6 +412,7 @@ export class World {
       return na < nb ? -1 : na > nb ? 1 : a - b;
     });
     order.forEach((b, r) => { this.bodies[b].rank = r; });
+    this.byRank = order.map((b) => this.bodies[b]);
     this.collision.setBodyOrder(this.bodies.map((b) => b.rank));
   }
 
@@ -847,7 +851,7 @@ export class World {
    * goes and the rest of the rise stays.
    */
   private boundEnergy(rows: RowBuffer, nIslands: number): void {
-    const bodies = this.bodies;
+    const bodies = this.byRank;
     const g = this.gravity, gn = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
     const hs = this.scalars[3];
     const perKg = gn * (this.contactSlop + 0.5 * gn * hs * hs);
@@ -860,7 +864,7 @@ export class World {
     for (let j = 0; j < rows.count; j++) {
       const tag = rows.tag[j];
       if (tag === RowTag.Contact || tag === RowTag.Friction || tag === RowTag.Limit) continue;
-      const isl = bodies[rows.bodyA[j]].island;
+      const isl = this.bodies[rows.bodyA[j]].island;
       if (isl >= 0) worked[isl] = 1;
     }
     for (let bi = 0; bi < bodies.length; bi++) {
@@ -869,7 +873,7 @@ export class World {
       const bound = perKg * b.energy[6];
       const isl = b.island;
       if (isl < 0) { b.energy[1] = bound; continue; }
-      if (this.bodyWorked[bi] || hasLoad(b)) worked[isl] = 1;
+      if (this.bodyWorked[b.index] || hasLoad(b)) worked[isl] = 1;
       if (!(b.energy[1] >= 0)) b.energy[1] = bound; // (NaN: the body's first pass)
       forwardKinematics(b.model, b.state, true);
       energiesInto(b.model, b.state, b.energy, 3);
@@ -909,7 +913,7 @@ export class World {
    * of island isl's bodies must be current; they are again afterwards.
    */
   private removeEnergy(isl: number, excess: number): void {
-    const bodies = this.bodies;
+    const bodies = this.byRank;
     let removable = 0;
     for (let bi = 0; bi < bodies.length; bi++) {
       const b = bodies[bi];
