@@ -83,6 +83,18 @@ export class Body {
   /** Island of the current step. */
   island = -1;
   /**
+   * The energy account (World.boundEnergy), in a typed array (a double written to a field may be
+   * boxed): [0] mechanical energy (kinetic + potential, J) at the start of the current pass, [1]
+   * the credit: energy the body lost in earlier passes that may come back (at most its bound per
+   * step; NaN until the first pass, which starts with the full bound), [2] the credit at the start of
+   * the World.step (restored when the step is rolled back), [3] kinetic energy and [4] potential
+   * energy, then the part of the kinetic energy that may be removed, at the end of the pass, [5]
+   * scratch, [6] the body's mass (kg).
+   */
+  readonly energy = new Float64Array(7).fill(NaN);
+  /** The rigid motion with this body's momentum (World.boundEnergy's scratch, nv numbers). */
+  readonly rigidQd: Float64Array;
+  /**
    * Whether the next step measures this body's island at its warm-start forces before it builds
    * K (World.solveIsland): set after each solve of the island, when it took at most one sweep or
    * the warm forces held with room to spare. Saved with the world (World.saveState).
@@ -118,6 +130,8 @@ export class Body {
     this.kinematicsQd = new Float64Array(model.nv).fill(NaN);
     this.scratch = new Float64Array(Math.max(6, model.nv));
     this.gyroDelta = new Float64Array(model.nv);
+    this.rigidQd = new Float64Array(model.nv);
+    this.energy[6] = model.totalMass();
     const freeTree = model.parent[0] === -1 && model.jointType[0] === 4 && freeRootCount(model) === 1;
     this.momentumTarget = freeTree ? new Float64Array(6) : null;
     this.momentumStart = freeTree ? new Float64Array(6) : null;

@@ -39,7 +39,7 @@ export interface WorldState {
   /** Simulated time (s). */
   time: number;
   /** Per body, in the world's order: State.save(), sleep flag, rest timer and Body.checkWarmStart (true when absent). */
-  bodies: { name: string; key?: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean }[];
+  bodies: { name: string; key?: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean; energyCredit?: number }[];
   /** Per source of the world, in order: its kind and the id its warm-start keys are built from (-1: none). */
   sources: { kind: string; id: number; pinId: number }[];
   /**
@@ -72,7 +72,7 @@ export function saveWorldState(world: WorldLike, warm: WarmStartTable): WorldSta
   const { keys, forces } = warm.entries();
   return {
     time: world.time,
-    bodies: world.bodies.map((b) => ({ name: b.name, key: b.key, state: b.state.save(), sleeping: b.sleeping, restTime: b.restTime, checkWarmStart: b.checkWarmStart })),
+    bodies: world.bodies.map((b) => ({ name: b.name, key: b.key, state: b.state.save(), sleeping: b.sleeping, restTime: b.restTime, checkWarmStart: b.checkWarmStart, energyCredit: b.energy[1] })),
     sources: world.sources.map(sourceIds),
     warmKeys: keys,
     warmForces: forces,
@@ -106,6 +106,8 @@ export function restoreWorldState(world: WorldLike, warm: WarmStartTable, s: Wor
     b.restTime = sb.restTime;
     if (sb.key !== undefined) b.key = sb.key;
     b.checkWarmStart = sb.checkWarmStart ?? true;
+    // (NaN, as for a body never stepped, when the saved world did not keep one)
+    b.energy[1] = sb.energyCredit ?? NaN;
     // as a step would leave them (a sleeper whose state differs from these wakes)
     b.frameQ.set(b.state.q);
     b.frameQd.set(b.state.qd);

@@ -16,14 +16,17 @@
  *      the cap the step is accepted as it is and the violation is left to stabilisation;
  *   6. stabilisation of position drift: post-stabilisation (Cline thesis 3.4: an LCP on the
  *      position errors with the same K, dq = M^-1 J^T lambda) or Baumgarte (velocity-level,
- *      J v+ = -alpha g, Cline 3.2), or none.
+ *      J v+ = -alpha g, Cline 3.2), or none;
+ *   7. the energy account (boundEnergy): an island that no external work reached may not end a
+ *      pass with more mechanical energy than it began with, beyond the energy it lost in earlier
+ *      passes, up to its bound per step; an excess is taken from its kinetic energy.
  *
  * Desired measures of position rows (pins, limits, contacts) are velocity-level: the row asks that
  * the velocity after the step be -alpha g (alpha = 0 without Baumgarte), so a = -(v + alpha g)/h.
  * A unilateral row that is still open (g > 0) only stops the motion that would close it within the
  * step: a >= -(v + g/h)/h.
  */
-import { addRootVelocityWorld, centerOfMass, forwardKinematics, freeRootCount, freeRootCurrentMomenta, freeRootMomenta, integratePositions, integrateSemiImplicit, kineticEnergy, restoreFreeRootMomenta, subtreeMass, subtreeMomentumAndInertia, JointType, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
+import { addRootVelocityWorld, centerOfMass, energiesInto, forwardKinematics, freeRootCount, freeRootCurrentMomenta, freeRootMomenta, integratePositions, integrateSemiImplicit, kineticEnergy, restoreFreeRootMomenta, subtreeMass, subtreeMomentumAndInertia, JointType, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
 import { RowType } from './rows/row-buffer.js';
 import { CollisionWorld } from './collision/collision-world.js';
 import { ContactSource, type ContactOptions } from './sources/contacts.js';
@@ -108,6 +111,12 @@ export interface WorldOptions {
   friction?: ContactOptions;
   /** Sleeping: a resting island sleeps after `sleepTime` s (default 0.5) below `sleepSpeed` m/s (default 0.03); false disables. */
   sleep?: { sleepTime?: number; sleepSpeed?: number } | false;
+  /**
+   * The energy account (default true): the mechanical energy of an island without external work
+   * never rises by more than its bound per step, sum of m |g| (contactSlop + |g| h^2 / 2) over its
+   * bodies, nor drifts upward (see World.boundEnergy); false turns it off.
+   */
+  energyBound?: boolean;
 }
 
 export interface StepStats {
@@ -144,6 +153,8 @@ export interface StepStats {
   maxPenetration: number;
   /** Bodies asleep after the step. */
   sleeping: number;
+  /** Kinetic energy (J) the energy account took from islands in the step (World.boundEnergy). */
+  energyRemoved: number;
 }
 
 /**
@@ -230,12 +241,13 @@ export class World {
   /**
    * The step's numbers that change every step: simulated time (0), the length of the current
    * attempt (1: set before advance(), left as the time actually advanced), the worst
-   * violation's ratio to its tolerance (2), and the time (3) and length (4) of the step under way
-   * (read by attempt()). In an array: a double written to an object's field may
+   * violation's ratio to its tolerance (2), the time (3) and length (4) of the step under way
+   * (read by attempt()), the sub-step length (5) and the energy the step's account removed (6).
+   * In an array: a double written to an object's field may
    * be put on the heap at every write (always, once the engine has seen two Worlds disagree on the
    * field's representation), a typed array's slot never is.
    */
-  private readonly scalars = new Float64Array(5);
+  private readonly scalars = new Float64Array(7);
   /** Simulated time (s). */
   get time(): number {
     return this.scalars[0];
@@ -261,13 +273,15 @@ export class World {
   warmStart: boolean;
   readonly stats: StepStats = {
     time: 0, rows: 0, islands: 0, iterations: 0, residual: 0, halvings: 0, impacts: 0, errorBefore: 0, errorAfter: 0,
-    clampedSpeeds: 0, ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, substeps: 1, passes: 0, recovery: '', error: '', contacts: 0, maxPenetration: 0, sleeping: 0,
+    clampedSpeeds: 0, ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, substeps: 1, passes: 0, recovery: '', error: '', contacts: 0, maxPenetration: 0, sleeping: 0, energyRemoved: 0,
   };
   readonly collision: CollisionWorld;
   readonly contacts: ContactSource;
   sleepTime: number;
   sleepSpeed: number;
   sleepEnabled: boolean;
+  /** Whether the energy account runs (WorldOptions.energyBound). */
+  energyBound: boolean;
 
   readonly rows = new RowBuffer(64);
   readonly solver = new ConstraintSolver();
@@ -293,6 +307,14 @@ export class World {
   private stabForce = new Float64Array(64);
   private stabRows = new Int32Array(64);
   private stabOptions: PgsOptions = { maxIterations: 50, tolerance: 1e-12, sor: 1 };
+  /** Per island: energy at the pass's start (0) and end (1), credit (2) and bound (3), 4 numbers each (boundEnergy). */
+  private islandEnergy = new Float64Array(32);
+  /** Per island, whether external work may have reached it in the pass (boundEnergy). */
+  private islandWorked = new Uint8Array(8);
+  /** Per body, whether an impact with restitution acted on it in the pass. */
+  private bodyWorked = new Uint8Array(8);
+  /** Momenta of a body's free roots (boundEnergy's scratch). */
+  private energyMomenta = new Float64Array(6);
 
   /** Whether step() times its phases into stats.ms (WorldOptions.timings). */
   timings: boolean;
@@ -333,6 +355,7 @@ export class World {
     this.sleepEnabled = options.sleep !== false;
     this.sleepTime = (options.sleep || {}).sleepTime ?? 0.5;
     this.sleepSpeed = (options.sleep || {}).sleepSpeed ?? 0.03;
+    this.energyBound = options.energyBound ?? true;
     // a number object from the start (see stepLength)
     this.stepLength = NaN;
   }
@@ -384,6 +407,9 @@ export class World {
     }
   }
 
+  /** The bodies in canonical order (Body.rank): sums over bodies taken in it do not depend on the order bodies were added in. */
+  private byRank: Body[] = [];
+
   /** Whether a body added without a name still waits for its content key (assigned at the next step). */
   private unkeyed = false;
 
@@ -399,6 +425,7 @@ export class World {
     });
     order.forEach((b, r) => { this.bodies[b].rank = r; });
     this.rankOrder = Int32Array.from(order);
+    this.byRank = order.map((b) => this.bodies[b]);
     this.collision.setBodyOrder(this.bodies.map((b) => b.rank));
   }
 
@@ -467,7 +494,8 @@ export class World {
       // put to sleep by hand: its links (and so its collision shapes) go where its q puts them
       else if (b.sleeping && !b.sleepSnapshot) forwardKinematics(b.model, b.state, true);
     }
-    for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
+    for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); b.energy[2] = b.energy[1]; }
+    this.scalars[6] = 0;
     // Recovery (a world never stops moving because of one bad state): a step that goes non-finite
     // is taken again from its start in RECOVERY_SUBSTEPS times as many sub-steps; if that fails too,
     // the bodies that went non-finite lose their velocities (their motion is stopped where the step
@@ -504,6 +532,7 @@ export class World {
       if (b.sleeping) { b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); }
     }
     st.time = this.scalars[0];
+    st.energyRemoved = this.scalars[6];
     return st;
   }
 
@@ -552,6 +581,7 @@ export class World {
     const st = this.stats;
     // (the step's time and length from scalars: a double argument to a call that is not inlined is boxed)
     const h = this.scalars[4] / substeps;
+    this.scalars[5] = h;
     this.failedBodies.length = 0;
     try {
       for (let s = 0; s < substeps; s++) {
@@ -587,7 +617,9 @@ export class World {
       b.state.q.set(b.frameQ);
       b.state.qd.set(b.frameQd);
       b.state.work.dynamicsValid = false;
+      b.energy[1] = b.energy[2];
     }
+    this.scalars[6] = 0;
     this.warm.clear();
     this.scalars[0] = time;
   }
@@ -655,6 +687,7 @@ export class World {
     const ctx = this.ctx(h);
     for (const src of this.sources) src.addRows(rows, ctx);
     this.dropSleepingRows(rows);
+    if (this.energyBound) this.startEnergy();
     // a rigid body moves by the world rule unless a pin holds it (Body.worldRule)
     for (let bi = 0; bi < bodies.length; bi++) bodies[bi].worldRule = bodies[bi].rigid;
     rowVelocitiesInto(rows, bodies, rows.velocity);
@@ -733,6 +766,7 @@ export class World {
     // after every position change of the step (integration and stabilisation)
     this.preserveMomenta(rows, hTry);
     this.conserveGroupMomenta(rows, hTry, nIslands);
+    if (this.energyBound) this.boundEnergy(rows, nIslands);
     st.ms.stabilize += this.clock() - t1;
     st.contacts = this.contacts.count;
     st.maxPenetration = this.contacts.maxDepth;
@@ -827,6 +861,145 @@ export class World {
       if (s.body === b.index && s.enabled !== false) return true;
     }
     return false;
+  }
+
+  /** The mechanical energy of every awake body at the pass's start (its kinematics are current), for boundEnergy. */
+  private startEnergy(): void {
+    const bodies = this.bodies;
+    if (this.bodyWorked.length < bodies.length) this.bodyWorked = new Uint8Array(2 * bodies.length);
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
+      this.bodyWorked[bi] = 0;
+      if (b.sleeping) continue;
+      energiesInto(b.model, b.state, b.energy, 3);
+      b.energy[0] = b.energy[3] + b.energy[4];
+    }
+  }
+
+  /**
+   * The energy account of the pass, island by island: no energy from nowhere.
+   *
+   * A pass can raise an island's mechanical energy (kinetic + potential) with no work done on it:
+   * semi-implicit Euler in reduced coordinates (a humanoid tumbling off a stair with 900 J of
+   * kinetic energy gained 15.7 J in one 1/60 s step in flight, converging as O(h) with sub-steps:
+   * 5.1 J at 2, 1.3 J at 8), post-stabilisation lifting bodies out of an overlap (m g d of
+   * potential energy a pass, 2.7-6 J for a humanoid on stairs), friction rows PGS left unconverged
+   * pushing with the sliding (+1 J in a step on a slope), and each piece of a halved step making
+   * these errors again. The island's energy at the pass's end is compared with its energy at the
+   * start plus its credit, the energy it lost in earlier passes that may come back (semi-implicit
+   * Euler's energy oscillates: what a pass lost the next may regain), capped per body at its bound
+   *   B = m |g| (contactSlop + |g| h^2 / 2)
+   * (h the sub-step: the lift post-stabilisation may give within the slop, and the energy
+   * semi-implicit Euler's free fall loses in a step, m g^2 h^2 / 2, which the next may get back;
+   * 1.74 J for 75 kg at 60 Hz). An excess is taken from the island's kinetic energy (removeEnergy).
+   * So the island's energy rises at most by its bound in a step and never drifts above its lowest
+   * energy so far by more than it. Islands reached by external work in the pass are not accounted
+   * (their credit starts full): rows of pins, drives, motors and other sources, joint torques or
+   * external forces on a body, impacts with restitution. A body without rows (nothing constrains
+   * it) is left to its integrator: a rigid body's free flight is exact, and a tree's gyroscopic
+   * terms are integrated by the trapezoidal rule (gyroscopic.ts), whose oscillation must stay.
+   * When the kinetic energy is less than the excess (a body lifted out of a deep overlap), all of it
+   * goes and the rest of the rise stays.
+   */
+  private boundEnergy(rows: RowBuffer, nIslands: number): void {
+    const bodies = this.byRank;
+    const g = this.gravity, gn = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    const hs = this.scalars[5];
+    const perKg = gn * (this.contactSlop + 0.5 * gn * hs * hs);
+    if (this.islandEnergy.length < 4 * nIslands) this.islandEnergy = new Float64Array(8 * nIslands);
+    if (this.islandWorked.length < nIslands) this.islandWorked = new Uint8Array(2 * nIslands);
+    const E = this.islandEnergy, worked = this.islandWorked;
+    E.fill(0, 0, 4 * nIslands);
+    worked.fill(0, 0, nIslands);
+    // rows that may do work: pins (moved by the user), drives, motors, rows of other sources
+    for (let j = 0; j < rows.count; j++) {
+      const tag = rows.tag[j];
+      if (tag === RowTag.Contact || tag === RowTag.Friction || tag === RowTag.Limit) continue;
+      const isl = this.bodies[rows.bodyA[j]].island;
+      if (isl >= 0) worked[isl] = 1;
+    }
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
+      if (b.sleeping) continue;
+      const bound = perKg * b.energy[6];
+      const isl = b.island;
+      if (isl < 0) { b.energy[1] = bound; continue; }
+      if (this.bodyWorked[b.index] || hasLoad(b)) worked[isl] = 1;
+      if (!(b.energy[1] >= 0)) b.energy[1] = bound; // (NaN: the body's first pass)
+      forwardKinematics(b.model, b.state, true);
+      energiesInto(b.model, b.state, b.energy, 3);
+      const o = 4 * isl;
+      E[o] += b.energy[0];
+      E[o + 1] += b.energy[3] + b.energy[4];
+      E[o + 2] += b.energy[1];
+      E[o + 3] += bound;
+    }
+    for (let isl = 0; isl < nIslands; isl++) {
+      const o = 4 * isl;
+      const rise = E[o + 1] - E[o];
+      let credit: number;
+      if (worked[isl]) credit = E[o + 3];
+      else if (rise <= E[o + 2]) credit = Math.min(E[o + 3], E[o + 2] - rise);
+      else {
+        this.removeEnergy(isl, rise - E[o + 2]);
+        credit = 0;
+      }
+      // the island's credit, shared by its bodies in proportion to their bounds
+      E[o + 2] = E[o + 3] > 0 ? credit / E[o + 3] : 0;
+    }
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
+      if (b.sleeping || b.island < 0) continue;
+      b.energy[1] = E[4 * b.island + 2] * perKg * b.energy[6];
+    }
+  }
+
+  /**
+   * Takes `excess` joules of kinetic energy from island isl (boundEnergy), by one factor s on every
+   * body's removable motion: a body nothing pushes from outside (its momentum kept whole by
+   * preserveMomenta) keeps its momentum, and only its motion relative to the rigid motion with that
+   * momentum is scaled (qd <- qd_r + s (qd - qd_r): the two are M-orthogonal, so its kinetic energy
+   * falls by (1 - s^2) of that motion's); any other body's velocities are scaled whole (qd <- s qd:
+   * a contact at rest stays at rest, a separating one separating). Kinematics with velocities
+   * of island isl's bodies must be current; they are again afterwards.
+   */
+  private removeEnergy(isl: number, excess: number): void {
+    const bodies = this.byRank;
+    let removable = 0;
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
+      if (b.sleeping || b.island !== isl) continue;
+      let r = b.energy[3];
+      if (b.momentumTarget && b.pushCount === 0) {
+        const m = b.model, qd = b.state.qd, keep = b.scratch;
+        if (this.energyMomenta.length < 6 * freeRootCount(m)) this.energyMomenta = new Float64Array(6 * freeRootCount(m));
+        freeRootCurrentMomenta(m, b.state, this.energyMomenta);
+        for (let d = 0; d < m.nv; d++) keep[d] = qd[d];
+        qd.fill(0);
+        restoreFreeRootMomenta(m, b.state, this.energyMomenta);
+        forwardKinematics(m, b.state, true);
+        energiesInto(m, b.state, b.energy, 4);
+        r = Math.max(0, r - b.energy[4]);
+        b.rigidQd.set(qd);
+        for (let d = 0; d < m.nv; d++) qd[d] = keep[d];
+      }
+      b.energy[4] = r;
+      removable += r;
+    }
+    if (!(removable > 0)) return;
+    const s = Math.sqrt(Math.max(0, 1 - excess / removable));
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const b = bodies[bi];
+      if (b.sleeping || b.island !== isl) continue;
+      const qd = b.state.qd, n = b.model.nv;
+      if (b.momentumTarget && b.pushCount === 0) {
+        const r = b.rigidQd;
+        for (let d = 0; d < n; d++) qd[d] = r[d] + s * (qd[d] - r[d]);
+      } else for (let d = 0; d < n; d++) qd[d] *= s;
+      b.state.work.dynamicsValid = false;
+      forwardKinematics(b.model, b.state, true);
+    }
+    this.scalars[6] += Math.min(excess, removable);
   }
 
   /**
@@ -1216,6 +1389,8 @@ export class World {
     if (impact) {
       this.solveImpacts(rows);
       st.impacts++;
+      // an impact with restitution gives energy back on purpose: outside the energy account
+      for (let k = 0; k < solver.nBodies; k++) this.bodyWorked[solver.bodyList[k]] = 1;
       // new velocities: new velocity-product terms and row velocities (K depends on q only)
       solver.dynamics(bodies);
       for (let c = 0; c < solver.m; c++) {

@@ -315,12 +315,12 @@ describe('abuse that games produce', () => {
     expect(w.minLowest).toBeGreaterThan(-0.1);
   });
 
-  // Once a known failure: the deepest point of that scene was a draw, over starts 1 nm apart
-  // -3.9 to -5.6 cm (16 starts: 5 below -5 cm; post-stabilisation corrected a hand's cone limit,
-  // 0.4 rad out, in one linearised move that turned the whole tree, and a shin without a contact
-  // row went 5.5 cm into the ground). Since the tree's momentum and centre of mass are kept
-  // through its flight (World.conserveGroupMomenta) it lands at -2.81 cm from each of 16 starts
-  // 1 nm apart, and at -2.81 to -3.63 cm from 24 starts 1 um apart (local script).
+  // Once a known failure: over starts 1 nm apart the scene landed at -3.9 to -5.6 cm (16 starts: 5
+  // below -5 cm): post-stabilisation corrected a hand's cone limit, 0.4 rad out, in one linearised
+  // move that turned the whole tree, and a shin without a contact row went 5.5 cm into the ground.
+  // The tree's momentum and centre of mass kept through its flight (World.conserveGroupMomenta) and
+  // the kinetic energy such corrections add taken back (World.boundEnergy), it lands at about -2 to
+  // -3 cm.
   it('joints started far outside their limits: no point goes 5 cm into the ground, from 8 starts 1 nm apart', async () => {
     let deepest = 0;
     for (let k = 1; k <= 8; k++) {

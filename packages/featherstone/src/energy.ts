@@ -34,6 +34,32 @@ export function potentialEnergy(model: Model, state: State): number {
 }
 
 /**
+ * Kinetic energy into out[k] and potential energy into out[k + 1] (J), as kineticEnergy and
+ * potentialEnergy give them; written to an array, so that a caller stepping every frame boxes no
+ * returned double.
+ */
+export function energiesInto(model: Model, state: State, out: Float64Array, k: number): void {
+  const { v, tmp } = state.work;
+  let e = 0;
+  for (let i = 0; i < model.nLinks; i++) {
+    mulMat6Vec(model.I, 36 * i, v, 6 * i, tmp, 0);
+    for (let c = 0; c < 6; c++) e += v[6 * i + c] * tmp[c];
+  }
+  out[k] = 0.5 * e;
+  const P = state.work.pose, g = state.gravity;
+  e = 0;
+  for (let i = 0; i < model.nLinks; i++) {
+    const po = 12 * i, co = 3 * i;
+    const cx = model.com[co], cy = model.com[co + 1], cz = model.com[co + 2];
+    const wx = P[po] * cx + P[po + 1] * cy + P[po + 2] * cz + P[po + 9];
+    const wy = P[po + 3] * cx + P[po + 4] * cy + P[po + 5] * cz + P[po + 10];
+    const wz = P[po + 6] * cx + P[po + 7] * cy + P[po + 8] * cz + P[po + 11];
+    e -= model.mass[i] * (g[0] * wx + g[1] * wy + g[2] * wz);
+  }
+  out[k + 1] = e;
+}
+
+/**
  * Spatial momentum of the whole body in world coordinates: out[0..2] angular momentum about the
  * world origin, out[3..5] linear momentum.
  */

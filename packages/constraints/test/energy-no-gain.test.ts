@@ -1,0 +1,158 @@
+/**
+ * No energy from nowhere: without external work (no torques, forces, drives, motors or pins, no
+ * restitution), an island's mechanical energy (kinetic + potential) never rises in a step by more
+ * than the World's stated bound, the sum over its bodies of
+ *   B = m |g| (contactSlop + |g| h^2 / 2)
+ * (the lift post-stabilisation may give within the contact slop, and the energy semi-implicit
+ * Euler's free fall loses in a step, which the next may get back: 1.74 J for 75 kg at 60 Hz), and
+ * never drifts upward: E(t) - min over s <= t of E(s) <= B, so in particular E(t) - E(0) <= B.
+ * Scenes: a humanoid tumbling down stairs, a humanoid on a slope, a box sliding and a box sticking
+ * on a slope, two spheres resting on each other, a pile of three humanoids, a box on a bumpy
+ * heightfield and on a triangle-mesh ramp.
+ */
+import { describe, expect, it } from 'vitest';
+import { ModelBuilder, forwardKinematics, kineticEnergy, potentialEnergy, type Model } from '@sinew/featherstone';
+import { World } from '../src/index.js';
+import { humanoidTree } from './humanoid-fixture.js';
+
+const DT = 1 / 60;
+
+function ballModel(r: number, m: number): Model {
+  const b = new ModelBuilder();
+  const I = 0.4 * m * r * r;
+  b.addLink({ name: 'ball', parent: null, joint: { type: 'free' }, mass: m, inertia: [I, I, I, 0, 0, 0], shapes: [{ geometry: { type: 'sphere', radius: r }, friction: 0.5 }] });
+  return b.build();
+}
+
+function boxModel(m: number, mu: number, he: [number, number, number] = [0.2, 0.1, 0.15]): Model {
+  const b = new ModelBuilder();
+  const [x, y, z] = he;
+  b.addLink({ name: 'box', parent: null, joint: { type: 'free' }, mass: m, inertia: [(m * (y * y + z * z)) / 3, (m * (x * x + z * z)) / 3, (m * (x * x + y * y)) / 3, 0, 0, 0], shapes: [{ geometry: { type: 'box', halfExtents: he }, friction: mu }] });
+  return b.build();
+}
+
+function energy(world: World): number {
+  let e = 0;
+  for (const b of world.bodies) {
+    forwardKinematics(b.model, b.state, true);
+    e += kineticEnergy(b.model, b.state) + potentialEnergy(b.model, b.state);
+  }
+  return e;
+}
+
+/** The stated bound per step (J): sum of m |g| (contactSlop + |g| h^2 / 2) over the bodies. */
+function bound(world: World): number {
+  const g = Math.hypot(...world.gravity);
+  let m = 0;
+  for (const b of world.bodies) m += b.model.totalMass();
+  return m * g * (world.contactSlop + 0.5 * g * DT * DT);
+}
+
+interface Watch { E0: number; maxRise: number; riseStep: number; maxDrift: number; maxAboveStart: number; Eend: number; removed: number }
+
+function watch(world: World, steps: number): Watch {
+  const E0 = energy(world);
+  let E = E0, low = E0, maxRise = -Infinity, riseStep = -1, maxDrift = 0, maxAboveStart = -Infinity, removed = 0;
+  for (let s = 0; s < steps; s++) {
+    world.step(DT);
+    removed += world.stats.energyRemoved;
+    const E1 = energy(world);
+    if (E1 - E > maxRise) { maxRise = E1 - E; riseStep = s; }
+    low = Math.min(low, E1);
+    maxDrift = Math.max(maxDrift, E1 - low);
+    maxAboveStart = Math.max(maxAboveStart, E1 - E0);
+    E = E1;
+  }
+  return { E0, maxRise, riseStep, maxDrift, maxAboveStart, Eend: E, removed };
+}
+
+function check(name: string, world: World, steps: number): void {
+  const B = bound(world);
+  const w = watch(world, steps);
+  const f = (x: number) => x.toFixed(4);
+  console.log(`[energy] ${name}: E0 ${w.E0.toFixed(2)} J, end ${w.Eend.toFixed(2)} J; largest rise in a step ${f(w.maxRise)} J (step ${w.riseStep}); largest rise above the lowest energy so far ${f(w.maxDrift)} J; max E - E0 ${f(w.maxAboveStart)} J; bound ${f(B)} J; kinetic energy the account removed ${w.removed.toFixed(3)} J`);
+  const eps = 1e-9 * Math.max(1, Math.abs(w.E0));
+  expect(w.maxRise).toBeLessThanOrEqual(B + eps);
+  expect(w.maxDrift).toBeLessThanOrEqual(B + eps);
+  expect(w.maxAboveStart).toBeLessThanOrEqual(B + eps);
+}
+
+function humanoidAt(world: World, x: number, y: number, z: number, quat: [number, number, number, number], name: string) {
+  const body = world.addBody(humanoidTree(), { name });
+  body.state.q.set([x, y, z]);
+  body.state.q.set(quat, 3);
+  forwardKinematics(body.model, body.state, true);
+  return body;
+}
+
+describe('no energy from nowhere (no external work)', () => {
+  it('a humanoid tumbling down stairs', () => {
+    const world = new World({ sleep: false });
+    for (let i = 0; i < 8; i++) world.addStatic({ geometry: { type: 'box', halfExtents: [1, 0.1 * (i + 1), 0.15] }, position: [0, 0.1 * (i + 1), -0.3 * i] });
+    humanoidAt(world, 0, 2.2, -1.0, [Math.sin(0.3), 0, 0, Math.cos(0.3)], 'man');
+    check('humanoid down stairs, 4 s', world, 240);
+  });
+
+  it('a humanoid dropped face down on a 20 degree slope', () => {
+    const world = new World({ sleep: false });
+    const th = 0.35;
+    world.addStatic({ geometry: { type: 'box', halfExtents: [5, 0.5, 5] }, position: [0, -0.5, 0], rotation: [Math.sin(th / 2), 0, 0, Math.cos(th / 2)] });
+    humanoidAt(world, 0, 1.5, 0, [Math.sin(Math.PI / 4), 0, 0, Math.cos(Math.PI / 4)], 'man');
+    check('humanoid on a slope, 3 s', world, 180);
+  });
+
+  for (const [mu, deg] of [[0.2, 30], [1.0, 20]] as const) {
+    it(`a box ${Math.tan((deg * Math.PI) / 180) > mu ? 'sliding' : 'sticking'} on a ${deg} degree slope (mu = ${mu})`, () => {
+      const world = new World({ sleep: false });
+      const th = (deg * Math.PI) / 180;
+      const q = [0, 0, Math.sin(th / 2), Math.cos(th / 2)];
+      world.addStatic({ geometry: { type: 'box', halfExtents: [8, 0.5, 2] }, position: [Math.sin(th) * 0.5, -Math.cos(th) * 0.5, 0], rotation: q, friction: mu });
+      const body = world.addBody(boxModel(2, mu));
+      body.state.q.set([-Math.sin(th) * 0.1, Math.cos(th) * 0.1 + 0.002, 0, ...q]);
+      check(`box on a ${deg} degree slope, mu ${mu}, 2 s`, world, 120);
+    });
+  }
+
+  it('two spheres resting on each other on the ground', () => {
+    const world = new World({ sleep: false });
+    world.addStatic({ geometry: { type: 'plane' } });
+    const a = world.addBody(ballModel(0.2, 2), { name: 'a' });
+    a.state.q[1] = 0.2;
+    const b = world.addBody(ballModel(0.15, 1), { name: 'b' });
+    b.state.q[1] = 0.55;
+    b.state.q[0] = 0.002;
+    check('two spheres stacked, 3 s', world, 180);
+  });
+
+  it('a pile of three humanoids', () => {
+    const world = new World({ sleep: false });
+    world.addStatic({ geometry: { type: 'plane' } });
+    for (let k = 0; k < 3; k++) {
+      const yaw = 1.3 * k, c = Math.cos(yaw / 2), s = Math.sin(yaw / 2), r = Math.SQRT1_2;
+      humanoidAt(world, 0.15 * k, 0.3 + 0.35 * k, 0.1 * k, [-c * r, s * r, -s * r, c * r], `man${k}`);
+    }
+    check('pile of three humanoids, 3 s', world, 180);
+  });
+
+  it('a box dropped on a bumpy heightfield', () => {
+    const world = new World({ sleep: false });
+    const n = 21, sp = 0.25;
+    const heights: number[] = [];
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) heights.push(0.08 * Math.sin(1.3 * i) * Math.cos(0.9 * j));
+    world.addStatic({ geometry: { type: 'heightfield', rows: n, cols: n, spacingX: sp, spacingZ: sp, heights }, position: [-2.5, 0, -2.5], friction: 0.6 });
+    const body = world.addBody(boxModel(5, 0.6, [0.2, 0.15, 0.25]));
+    body.state.q.set([0.1, 0.6, 0.05, Math.sin(0.2), 0, 0, Math.cos(0.2)]);
+    check('box on a heightfield, 3 s', world, 180);
+  });
+
+  it('a box sliding down a triangle-mesh ramp', () => {
+    const world = new World({ sleep: false });
+    // a 25 degree ramp of two triangles, rising towards -x
+    const t = Math.tan((25 * Math.PI) / 180);
+    world.addStatic({ geometry: { type: 'trimesh', vertices: [-3, 3 * t, -2, 3, -3 * t, -2, 3, -3 * t, 2, -3, 3 * t, 2], indices: [0, 2, 1, 0, 3, 2] }, friction: 0.3 });
+    const th = (25 * Math.PI) / 180;
+    const body = world.addBody(boxModel(3, 0.3));
+    body.state.q.set([-1, 1 * t + 0.1 / Math.cos(th) + 0.01, 0, 0, 0, -Math.sin(th / 2), Math.cos(th / 2)]);
+    check('box on a trimesh ramp, 2 s', world, 120);
+  });
+});
