@@ -242,12 +242,13 @@ export class World {
    * The step's numbers that change every step: simulated time (0), the length of the current
    * attempt (1: set before advance(), left as the time actually advanced), the worst
    * violation's ratio to its tolerance (2), the time (3) and length (4) of the step under way
-   * (read by attempt()), the sub-step length (5) and the energy the step's account removed (6).
+   * (read by attempt()), the sub-step length (5), the energy the step's account removed (6) and
+   * the excess an island's account is removing (7).
    * In an array: a double written to an object's field may
    * be put on the heap at every write (always, once the engine has seen two Worlds disagree on the
    * field's representation), a typed array's slot never is.
    */
-  private readonly scalars = new Float64Array(7);
+  private readonly scalars = new Float64Array(8);
   /** Simulated time (s). */
   get time(): number {
     return this.scalars[0];
@@ -765,8 +766,12 @@ export class World {
     if (this.stabilization === 'post') this.postStabilize(hTry, nIslands);
     // after every position change of the step (integration and stabilisation)
     this.preserveMomenta(rows, hTry);
-    this.conserveGroupMomenta(rows, hTry, nIslands);
+    // islands held by nothing keep their momenta exactly (conserveGroupMomenta); the energy account
+    // takes the others (a group's energy is not bounded: scaling its velocities would break the
+    // exchange of momentum between its bodies)
+    const groups = this.momentumGroups(rows, nIslands);
     if (this.energyBound) this.boundEnergy(rows, nIslands);
+    this.conserveGroupMomenta(hTry, groups);
     st.ms.stabilize += this.clock() - t1;
     st.contacts = this.contacts.count;
     st.maxPenetration = this.contacts.maxDepth;
@@ -924,7 +929,8 @@ export class World {
       const bound = perKg * b.energy[6];
       const isl = b.island;
       if (isl < 0) { b.energy[1] = bound; continue; }
-      if (this.bodyWorked[b.index] || hasLoad(b)) worked[isl] = 1;
+      // (an island held by nothing is a momentum group: not accounted, see advance)
+      if (this.bodyWorked[b.index] || hasLoad(b) || this.grounded[isl] === 0) worked[isl] = 1;
       if (!(b.energy[1] >= 0)) b.energy[1] = bound; // (NaN: the body's first pass)
       forwardKinematics(b.model, b.state, true);
       energiesInto(b.model, b.state, b.energy, 3);
@@ -937,11 +943,12 @@ export class World {
     for (let isl = 0; isl < nIslands; isl++) {
       const o = 4 * isl;
       const rise = E[o + 1] - E[o];
-      let credit: number;
+      let credit = 0; // (initialised: a variable that starts undefined boxes every double it is given)
       if (worked[isl]) credit = E[o + 3];
       else if (rise <= E[o + 2]) credit = Math.min(E[o + 3], E[o + 2] - rise);
       else {
-        this.removeEnergy(isl, rise - E[o + 2]);
+        this.scalars[7] = rise - E[o + 2];
+        this.removeEnergy(isl);
         credit = 0;
       }
       // the island's credit, shared by its bodies in proportion to their bounds
@@ -963,7 +970,9 @@ export class World {
    * a contact at rest stays at rest, a separating one separating). Kinematics with velocities
    * of island isl's bodies must be current; they are again afterwards.
    */
-  private removeEnergy(isl: number, excess: number): void {
+  private removeEnergy(isl: number): void {
+    // (the excess in scalars[7]: a double argument to a call that is not inlined is boxed)
+    const excess = this.scalars[7];
     const bodies = this.byRank;
     let removable = 0;
     for (let bi = 0; bi < bodies.length; bi++) {
@@ -1080,8 +1089,8 @@ export class World {
    * A rigid motion of the whole group changes no relative position or velocity of its bodies, so
    * what the solver and stabilisation made of the rows between them is kept.
    */
-  private conserveGroupMomenta(rows: RowBuffer, h: number, nIslands: number): void {
-    const n = this.momentumGroups(rows, nIslands);
+  private conserveGroupMomenta(h: number, n: number): void {
+    // (n groups, as momentumGroups found them for this pass)
     if (n === 0) return;
     if (this.groupSums.length < n * GROUP_STRIDE) this.groupSums = new Float64Array(2 * n * GROUP_STRIDE);
     this.groupSums.fill(0, 0, n * GROUP_STRIDE);

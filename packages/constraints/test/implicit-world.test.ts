@@ -13,7 +13,10 @@ import { World } from '../src/index.js';
 import { humanoidTree } from './humanoid-fixture.js';
 
 function dropWorld(denseLimit: number): World {
-  const world = new World({ sleep: false, solver: { maxIterations: 30, tolerance: 0, sor: 1 } });
+  // (the energy account is off: it takes kinetic energy where a step's rise passes its bound, a
+  // decision that can turn the two solvers' 1e-10 differences into different halvings; the solvers
+  // are compared here, not the account)
+  const world = new World({ sleep: false, energyBound: false, solver: { maxIterations: 30, tolerance: 0, sor: 1 } });
   world.solver.denseLimit = denseLimit;
   world.addStatic({ geometry: { type: 'plane' }, restitution: 0.3 });
   const body = world.addBody(humanoidTree(), { name: 'dropped' });

@@ -1,12 +1,15 @@
 /**
  * Limits and pins under loads 100 times a limb's mass, at 60 Hz with default settings (the world
  * chooses its sub-steps, World.autoSubsteps): every joint stays within 0.05 rad of its range and
- * every pin within 1 cm, throughout. The worst figures are printed.
+ * every pin within 1 cm, throughout. How a fall lands is chaotic, so each scene is judged over
+ * STARTS starts 0.1 mm apart; the worst figures are printed.
  */
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder, forwardKinematics, pointPosition, type ShapeDesc } from '@sinew/featherstone';
 import { PointPin, World, worstLimitViolation, type Body } from '../../src/index.js';
 import { humanoidTree } from '../humanoid-fixture.js';
+
+const STARTS = 4;
 
 function crate(mass: number, he: number, shape: boolean) {
   const b = new ModelBuilder();
@@ -22,101 +25,139 @@ function worldPoint(body: Body, link: number, local: [number, number, number]): 
   return p;
 }
 
-/** Steps 5 s at 60 Hz; returns the worst limit violation of `limbs` and the widest pin gap. */
-function hold(world: World, limbs: Body[], pins: PointPin[]): { limit: number; pin: number; substeps: number } {
+interface LoadScene { world: World; limbs: Body[]; pins: PointPin[] }
+
+/** Steps each start's scene 5 s at 60 Hz; the worst limit violation of its limbs and the widest pin gap over all starts. */
+function hold(build: (dy: number) => LoadScene): { limit: number; pin: number; substeps: number; each: string } {
   const sep = new Float64Array(3);
   let limit = 0, pin = 0, substeps = 0;
-  for (let s = 0; s < 300; s++) {
-    const st = world.step(1 / 60);
-    expect(st.recovery).toBe('');
-    substeps = Math.max(substeps, st.substeps);
-    for (const b of limbs) limit = Math.max(limit, worstLimitViolation(b).violation);
-    for (const p of pins) { p.separation(world.bodies, sep); pin = Math.max(pin, Math.hypot(sep[0], sep[1], sep[2])); }
+  const each: string[] = [];
+  for (let k = 0; k < STARTS; k++) {
+    const { world, limbs, pins } = build(k * 1e-4);
+    let worst = 0;
+    for (let s = 0; s < 300; s++) {
+      const st = world.step(1 / 60);
+      expect(st.recovery).toBe('');
+      substeps = Math.max(substeps, st.substeps);
+      for (const b of limbs) worst = Math.max(worst, worstLimitViolation(b).violation);
+      for (const p of pins) { p.separation(world.bodies, sep); pin = Math.max(pin, Math.hypot(sep[0], sep[1], sep[2])); }
+    }
+    each.push(worst.toFixed(3));
+    limit = Math.max(limit, worst);
   }
-  return { limit, pin, substeps };
+  return { limit, pin, substeps, each: each.join(' ') };
+}
+
+const report = (name: string, r: { limit: number; pin: number; substeps: number; each: string }): void =>
+  console.log(`[loads] ${name}: worst limit violation ${r.limit.toFixed(4)} rad (starts: ${r.each}), widest pin gap ${r.pin.toExponential(2)} m, ${r.substeps} sub-steps`);
+
+function pelvisPinnedWithCrate(dy: number): LoadScene {
+  const world = new World();
+  const body = world.addBody(humanoidTree(), { name: 'ragdoll' });
+  body.state.q[1] = 2 + dy;
+  const m = body.model, hand = m.linkNames.indexOf('l_hand'), arm = m.linkNames.indexOf('l_upperarm');
+  const a = 1.2; // the arm raised sideways, within its 1.4 rad cone
+  body.state.q.set([0, 0, Math.sin(a / 2), Math.cos(a / 2)], m.qOffset[arm]);
+  const pelvis = world.addConstraint(new PointPin(body.index, 0, [0, 0, 0], { body: -1, link: -1, point: worldPoint(body, 0, [0, 0, 0]) }));
+  const box = world.addBody(crate(50, 0.2, false), { name: 'crate' });
+  box.state.q.set(worldPoint(body, hand, [0, -0.08, 0]), 0);
+  const grip = world.addConstraint(new PointPin(body.index, hand, [0, -0.08, 0], { body: box.index, link: 0, point: [0, 0, 0] }));
+  return { world, limbs: [body], pins: [pelvis, grip] };
+}
+
+function hangingByOneHand(dy: number): LoadScene {
+  const world = new World();
+  const body = world.addBody(humanoidTree(), { name: 'ragdoll' });
+  body.state.q[1] = 1.5 + dy;
+  const hand = body.model.linkNames.indexOf('r_hand');
+  const ledge = world.addConstraint(new PointPin(body.index, hand, [0, 0, 0], { body: -1, link: -1, point: worldPoint(body, hand, [0, 0, 0]) }));
+  return { world, limbs: [body], pins: [ledge] };
+}
+
+function droppedHoldingCrate(dy: number): LoadScene {
+  const world = new World();
+  world.addStatic({ geometry: { type: 'plane' } });
+  const body = world.addBody(humanoidTree(), { name: 'ragdoll' });
+  body.state.q[1] = 1.1 + dy;
+  const hand = body.model.linkNames.indexOf('l_hand');
+  const p = worldPoint(body, hand, [0, 0, 0]);
+  const box = world.addBody(crate(50, 0.2, true), { name: 'crate' });
+  box.state.q.set([p[0] + 0.35, p[1], p[2]], 0);
+  const grip = world.addConstraint(new PointPin(body.index, hand, [0, 0, 0], { body: box.index, link: 0, point: [-0.35, 0, 0] }));
+  return { world, limbs: [body], pins: [grip] };
+}
+
+function chainHoldingCrate(M: number, dy: number): LoadScene {
+  const world = new World();
+  const b = new ModelBuilder();
+  let parent: string | null = null;
+  for (let i = 0; i < 3; i++) {
+    b.addLink({ name: `l${i}`, parent, joint: { type: 'revolute', axis: [0, 0, 1], position: i === 0 ? [0, 2 + dy, 0] : [0.3, 0, 0], limits: { lower: -2.5, upper: 2.5 } }, mass: 1, com: [0.15, 0, 0], inertia: [0.001, 0.0075, 0.0075, 0, 0, 0] });
+    parent = `l${i}`;
+  }
+  const chain = world.addBody(b.build(), { name: 'chain' });
+  chain.state.q[0] = -10 * dy; // level, the crate swinging down into the stops
+  const box = world.addBody(crate(M, 0.2, false), { name: 'crate' });
+  box.state.q.set(worldPoint(chain, 2, [0.3, 0, 0]), 0);
+  const pin = world.addConstraint(new PointPin(chain.index, 2, [0.3, 0, 0], { body: box.index, link: 0, point: [0, 0, 0] }));
+  return { world, limbs: [chain], pins: [pin] };
+}
+
+function crateOnBoard(dy: number): LoadScene {
+  const world = new World();
+  world.addStatic({ geometry: { type: 'plane' } });
+  const b = new ModelBuilder();
+  b.addLink({ name: 'board', parent: null, joint: { type: 'revolute', axis: [0, 0, 1], position: [0, 1, 0], limits: { lower: -0.3, upper: 0.3 } }, mass: 1, com: [0.4, 0, 0], inertia: [0.001, 0.05, 0.05, 0, 0, 0], shapes: [{ geometry: { type: 'box', halfExtents: [0.4, 0.03, 0.1] }, position: [0.4, 0, 0] }] as ShapeDesc[] });
+  const board = world.addBody(b.build(), { name: 'board' });
+  const box = world.addBody(crate(100, 0.15, true), { name: 'crate' });
+  box.state.q.set([0.6, 1.2 + dy, 0], 0);
+  return { world, limbs: [board], pins: [] };
 }
 
 describe('limits and pins under load (60 Hz, default settings)', () => {
-  // Known failure: 8 sub-steps hold the pins (6 mm) but a wrist or shoulder cone goes 0.09 rad past
-  // its limit: post-stabilisation measures a swing cone's gap to first order (g + h v) and a light
-  // hand swings far within a step.
-  it.fails('a ragdoll pinned at its pelvis holds a 50 kg crate (100 times its 0.5 kg hand) in a raised hand', () => {
-    const world = new World();
-    const body = world.addBody(humanoidTree(), { name: 'ragdoll' });
-    body.state.q[1] = 2;
-    const m = body.model, hand = m.linkNames.indexOf('l_hand'), arm = m.linkNames.indexOf('l_upperarm');
-    const a = 1.2; // the arm raised sideways, within its 1.4 rad cone
-    body.state.q.set([0, 0, Math.sin(a / 2), Math.cos(a / 2)], m.qOffset[arm]);
-    const pelvis = world.addConstraint(new PointPin(body.index, 0, [0, 0, 0], { body: -1, link: -1, point: worldPoint(body, 0, [0, 0, 0]) }));
-    const box = world.addBody(crate(50, 0.2, false), { name: 'crate' });
-    box.state.q.set(worldPoint(body, hand, [0, -0.08, 0]), 0);
-    const grip = world.addConstraint(new PointPin(body.index, hand, [0, -0.08, 0], { body: box.index, link: 0, point: [0, 0, 0] }));
-    const r = hold(world, [body], [pelvis, grip]);
-    console.log(`[loads] pelvis-pinned ragdoll with 50 kg in one hand: worst limit violation ${r.limit.toFixed(4)} rad, widest pin gap ${r.pin.toExponential(2)} m, ${r.substeps} sub-steps`);
-    expect(r.limit).toBeLessThan(0.05);
-    expect(r.pin).toBeLessThan(0.01);
-  });
-
   it('a ragdoll hangs by one hand from a ledge', () => {
-    const world = new World();
-    const body = world.addBody(humanoidTree(), { name: 'ragdoll' });
-    body.state.q[1] = 1.5;
-    const hand = body.model.linkNames.indexOf('r_hand');
-    const ledge = world.addConstraint(new PointPin(body.index, hand, [0, 0, 0], { body: -1, link: -1, point: worldPoint(body, hand, [0, 0, 0]) }));
-    const r = hold(world, [body], [ledge]);
-    console.log(`[loads] ragdoll hanging by one hand: worst limit violation ${r.limit.toFixed(4)} rad, pin gap ${r.pin.toExponential(2)} m, ${r.substeps} sub-steps`);
+    const r = hold(hangingByOneHand);
+    report('ragdoll hanging by one hand', r);
     expect(r.limit).toBeLessThan(0.05);
     expect(r.pin).toBeLessThan(0.01);
   });
 
-  it('a ragdoll dropped on the ground with a 50 kg crate pinned to its hand', () => {
-    const world = new World();
-    world.addStatic({ geometry: { type: 'plane' } });
-    const body = world.addBody(humanoidTree(), { name: 'ragdoll' });
-    body.state.q[1] = 1.1;
-    const hand = body.model.linkNames.indexOf('l_hand');
-    const p = worldPoint(body, hand, [0, 0, 0]);
-    const box = world.addBody(crate(50, 0.2, true), { name: 'crate' });
-    box.state.q.set([p[0] + 0.35, p[1], p[2]], 0);
-    const grip = world.addConstraint(new PointPin(body.index, hand, [0, 0, 0], { body: box.index, link: 0, point: [-0.35, 0, 0] }));
-    const r = hold(world, [body], [grip]);
-    console.log(`[loads] ragdoll dropped holding 50 kg: worst limit violation ${r.limit.toFixed(4)} rad, pin gap ${r.pin.toExponential(2)} m, ${r.substeps} sub-steps`);
+  it('three 1 kg links on hinges hold a 100 kg crate by a pin', () => {
+    const r = hold((dy) => chainHoldingCrate(100, dy));
+    report('3 x 1 kg chain holding 100 kg', r);
     expect(r.limit).toBeLessThan(0.05);
     expect(r.pin).toBeLessThan(0.01);
   });
-
-  // Known failure at 1000 kg: with hinge limits on the links the chain leaves its limits by many
-  // radians and the pin opens 1.7 m even at 8 sub-steps (without limits 8 sub-steps hold it to 1e-7 m).
-  for (const M of [100, 1000]) {
-    (M === 1000 ? it.fails : it)(`three 1 kg links on hinges hold a ${M} kg crate by a pin`, () => {
-      const world = new World();
-      const b = new ModelBuilder();
-      let parent: string | null = null;
-      for (let i = 0; i < 3; i++) {
-        b.addLink({ name: `l${i}`, parent, joint: { type: 'revolute', axis: [0, 0, 1], position: i === 0 ? [0, 2, 0] : [0.3, 0, 0], limits: { lower: -2.5, upper: 2.5 } }, mass: 1, com: [0.15, 0, 0], inertia: [0.001, 0.0075, 0.0075, 0, 0, 0] });
-        parent = `l${i}`;
-      }
-      const chain = world.addBody(b.build(), { name: 'chain' });
-      const box = world.addBody(crate(M, 0.2, false), { name: 'crate' });
-      box.state.q.set(worldPoint(chain, 2, [0.3, 0, 0]), 0);
-      const pin = world.addConstraint(new PointPin(chain.index, 2, [0.3, 0, 0], { body: box.index, link: 0, point: [0, 0, 0] }));
-      const r = hold(world, [chain], [pin]);
-      console.log(`[loads] 3 x 1 kg chain holding ${M} kg: worst limit violation ${r.limit.toFixed(4)} rad, pin gap ${r.pin.toExponential(2)} m, ${r.substeps} sub-steps`);
-      expect(r.limit).toBeLessThan(0.05);
-      expect(r.pin).toBeLessThan(0.01);
-    });
-  }
 
   it('a 100 kg crate dropped onto a 1 kg hinged board (contact, no pin) keeps the hinge within its range', () => {
-    const world = new World();
-    world.addStatic({ geometry: { type: 'plane' } });
-    const b = new ModelBuilder();
-    b.addLink({ name: 'board', parent: null, joint: { type: 'revolute', axis: [0, 0, 1], position: [0, 1, 0], limits: { lower: -0.3, upper: 0.3 } }, mass: 1, com: [0.4, 0, 0], inertia: [0.001, 0.05, 0.05, 0, 0, 0], shapes: [{ geometry: { type: 'box', halfExtents: [0.4, 0.03, 0.1] }, position: [0.4, 0, 0] }] as ShapeDesc[] });
-    const board = world.addBody(b.build(), { name: 'board' });
-    const box = world.addBody(crate(100, 0.15, true), { name: 'crate' });
-    box.state.q.set([0.6, 1.2, 0], 0);
-    const r = hold(world, [board], []);
-    console.log(`[loads] 100 kg crate on a 1 kg hinged board: worst limit violation ${r.limit.toFixed(4)} rad, ${r.substeps} sub-steps`);
+    const r = hold(crateOnBoard);
+    report('100 kg crate on a 1 kg hinged board', r);
     expect(r.limit).toBeLessThan(0.05);
+  });
+
+  // Known failures. The pins hold (within a few mm), but a light hand's or shoulder's swing cone
+  // goes past its limit by more than 0.05 rad in some starts: post-stabilisation measures a cone's
+  // gap to first order (g + h v), and a hand holding a load swings far within a step.
+  it.fails('a ragdoll pinned at its pelvis holds a 50 kg crate (100 times its 0.5 kg hand) in a raised hand', () => {
+    const r = hold(pelvisPinnedWithCrate);
+    report('pelvis-pinned ragdoll with 50 kg in one hand', r);
+    expect(r.limit).toBeLessThan(0.05);
+    expect(r.pin).toBeLessThan(0.01);
+  });
+
+  it.fails('a ragdoll dropped on the ground with a 50 kg crate pinned to its hand', () => {
+    const r = hold(droppedHoldingCrate);
+    report('ragdoll dropped holding 50 kg', r);
+    expect(r.limit).toBeLessThan(0.05);
+    expect(r.pin).toBeLessThan(0.01);
+  });
+
+  // Known failure: with hinge limits on its links the chain leaves its limits by radians and the
+  // pin opens by metres even at 8 sub-steps (without limits, 8 sub-steps hold it to 1e-7 m).
+  it.fails('three 1 kg links on hinges hold a 1000 kg crate by a pin', () => {
+    const r = hold((dy) => chainHoldingCrate(1000, dy));
+    report('3 x 1 kg chain holding 1000 kg', r);
+    expect(r.limit).toBeLessThan(0.05);
+    expect(r.pin).toBeLessThan(0.01);
   });
 });
