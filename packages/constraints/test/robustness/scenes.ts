@@ -177,6 +177,73 @@ export const SCENES: Scene[] = [
       world.addConstraint(new PointPin(c, 0, [0, 0, 0], { body: r, link: 0, point: [0.6, 0, 0] }));
     },
   },
+  {
+    name: 'a 200-link chain hanging from a hinge, swinging free',
+    steps: 120, statics: [plane],
+    spawns: [{ id: 'chain', model: () => capsuleChain(200, 0.05, 0.05, [0, 11, 0]), place: (q) => { q[0] = -0.5; } }],
+  },
+  {
+    name: 'a box spinning about its intermediate axis and a tumbling ragdoll, in the air',
+    steps: 120, statics: [plane],
+    spawns: [
+      { id: 'box', model: () => boxModel(2, [0.3, 0.15, 0.05]), place: at([2, 8, 0], [0, 0, 0, 1], [0, 0, 0]) },
+      { id: 'ragdoll', model: () => humanoidTree(), place: at([-1, 8, 0], turn([0, 0, 1], 0.4)) },
+    ],
+    constraints: (world, byId) => {
+      // spin: the box about its intermediate axis with a small perturbation; the ragdoll's root spun
+      world.bodies[byId.get('box')!].state.qd.set([0.05, 12, 0.05], 0);
+      world.bodies[byId.get('ragdoll')!].state.qd.set([3, 5, -2], 0);
+    },
+  },
+  {
+    name: 'billiards: a cue ball into a rack of ten on a frictional table',
+    steps: 180, statics: [plane],
+    spawns: (() => {
+      const s: Spawn[] = [];
+      let k = 0;
+      for (let row = 0; row < 4; row++) for (let c = 0; c <= row; c++) {
+        s.push({ id: `b${k++}`, model: () => sphereModel(0.17, 0.028, 0.2, 0.9), place: at([1 + row * 0.0486, 0.028, (c - row / 2) * 0.0562]) });
+      }
+      s.push({ id: 'cue', model: () => sphereModel(0.17, 0.028, 0.2, 0.9), place: at([0, 0.028, 0.001], [0, 0, 0, 1], [6, 0, 0]) });
+      return s;
+    })(),
+  },
+  {
+    name: 'twelve ragdolls dropped in criss-cross layers (a pile)',
+    steps: 150, statics: [plane],
+    spawns: Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, model: () => humanoidTree(), place: at(layered(i, 3, 0.35, 0.4), turn([0, 1, 0], (Math.floor(i / 3) % 2) * Math.PI / 2)) })),
+  },
+  {
+    name: 'boxes and a ragdoll on a triangle-mesh terrain',
+    steps: 180,
+    statics: [{ geometry: { type: 'trimesh', vertices: Array.from({ length: 25 }, (_, k) => [(k % 5) - 2, 0.2 * Math.sin(k * 1.7) + 0.15 * ((k % 5) - 2), Math.floor(k / 5) - 2]).flat(), indices: Array.from({ length: 16 }, (_, c) => { const x = c % 4, z = Math.floor(c / 4), v = z * 5 + x; return [v, v + 5, v + 1, v + 1, v + 5, v + 6]; }).flat() } } as ShapeDesc],
+    spawns: [
+      { id: 'ragdoll', model: () => humanoidTree(), place: at([0, 1.6, 0], turn([1, 0, 0], Math.PI / 2)) },
+      ...Array.from({ length: 4 }, (_, i) => ({ id: `b${i}`, model: () => boxModel(4, [0.15, 0.15, 0.15]), place: at([-1.2 + 0.8 * i, 1.2, 0.8], turn([0, 1, 0], 0.3 * i)) })),
+    ],
+  },
+  {
+    name: 'a tower of eight boxes knocked over by a falling ragdoll',
+    steps: 180, statics: [plane],
+    spawns: [
+      ...Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, model: () => boxModel(1.5, [0.15, 0.15, 0.15]), place: at([0, 0.15 + 0.3 * i + 0.001 * i, 0]) })),
+      { id: 'ragdoll', model: () => humanoidTree(), place: at([-0.6, 3.2, 0], turn([0, 0, 1], -Math.PI / 2)) },
+    ],
+  },
+  {
+    name: 'crates and spheres spawned half inside the ground and inside each other',
+    steps: 120, statics: [plane],
+    spawns: [
+      { id: 'deep', model: () => boxModel(10, [0.3, 0.3, 0.3]), place: at([0, 0.05, 0], turn([1, 1, 0].map((x) => x / Math.SQRT2) as [number, number, number], 0.5)) },
+      { id: 'inside', model: () => boxModel(2, [0.2, 0.2, 0.2]), place: at([0.1, 0.2, 0.05]) },
+      { id: 'ball', model: () => sphereModel(3, 0.25), place: at([-0.1, 0.1, 0.1]) },
+    ],
+  },
+  {
+    name: 'a ragdoll dropped face down alone',
+    steps: 180, statics: [plane],
+    spawns: [{ id: 'ragdoll', model: () => humanoidTree(), place: at([0, 1.2, 0], turn([1, 0, 0], Math.PI / 2)) }],
+  },
 ];
 
 /** Builds a scene's world, adding its spawns in `order` (indices into scene.spawns); returns the body index of each spawn. */
