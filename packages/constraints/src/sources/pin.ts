@@ -45,6 +45,21 @@ export class PointPin implements ConstraintSource {
     this.target = { body: target.body, link: target.link, point: Float64Array.from([target.point[0], target.point[1], target.point[2]]) };
   }
 
+  /** The target as targetMoved last saw it (point, then the body it holds to). */
+  private readonly seenTarget = new Float64Array(4).fill(NaN);
+
+  /**
+   * Whether the target (its point, or the body it holds to) changed since the last call, however
+   * it was changed: a pin the game moves does work on what it holds, so the World's energy account
+   * leaves its bodies out for that step. The first call says false.
+   */
+  targetMoved(): boolean {
+    const t = this.target, s = this.seenTarget;
+    const moved = s[0] === s[0] && (s[0] !== t.point[0] || s[1] !== t.point[1] || s[2] !== t.point[2] || s[3] !== t.body);
+    s[0] = t.point[0]; s[1] = t.point[1]; s[2] = t.point[2]; s[3] = t.body;
+    return moved;
+  }
+
   /** Moves a world target (e.g. following the mouse). Refuses non-finite input. */
   setWorldTarget(p: ArrayLike<number>): void {
     if (this.target.body >= 0) throw new Error('PointPin.setWorldTarget: the pin holds to a body, not the world');

@@ -25,6 +25,11 @@ export interface Scene {
   options?: WorldOptions;
   /** Why the scene does not yet keep every guarantee (the test then expects it to fail). */
   knownFailure?: string;
+  /**
+   * The energy check: 'external' where the scene does work on purpose (restitution e > 0), or why
+   * the scene does not yet keep the bound (its energy test is then a known failure); unset: checked.
+   */
+  energy?: { external: string } | { knownFailure: string };
 }
 
 function rigid(name: string, mass: number, geometry: ShapeDesc['geometry'], inertia: [number, number, number], friction = 0.6, restitution = 0): Model {
@@ -86,6 +91,7 @@ export const SCENES: Scene[] = [
   {
     name: 'eight ragdolls spawned inside each other and the ground',
     steps: 180, statics: [plane],
+    energy: { knownFailure: 'pushing the overlapping bodies apart gives them 2.6 kJ in a step (post-stabilisation lifts them; the account leaves out energy it cannot take from kinetic energy)' },
     spawns: Array.from({ length: 8 }, (_, i) => ({ id: `r${i}`, model: () => humanoidTree(), place: at(layered(i, 4, 0.15, 0.4), turn([0, 1, 0], 0.7 * i)) })),
   },
   {
@@ -109,6 +115,7 @@ export const SCENES: Scene[] = [
   {
     name: "a row of five spheres hit by a sixth (Newton's cradle on the ground)",
     steps: 180, statics: [plane],
+    energy: { external: 'restitution 0.9' },
     spawns: [
       ...Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, model: () => sphereModel(1, 0.1, 0, 0.9), place: at([0.2 * i, 0.1, 0]) })),
       { id: 'cue', model: () => sphereModel(1, 0.1, 0, 0.9), place: at([-0.6, 0.1, 0], [0, 0, 0, 1], [4, 0, 0]) },
@@ -127,6 +134,7 @@ export const SCENES: Scene[] = [
   {
     name: 'a ragdoll dropped on stairs',
     steps: 240,
+    energy: { knownFailure: 'the energy rises at most 0.41 J in a step (bound 1.65 J) but climbs 3.1 J above its lowest over the bounces: between them the tumbling ragdoll is a momentum group, which the account leaves out' },
     statics: [plane, ...Array.from({ length: 6 }, (_, i) => ({ geometry: { type: 'box', halfExtents: [1, 0.09 * (i + 1), 0.15] }, position: [0, 0.09 * (i + 1), 0.3 * i] } as ShapeDesc))],
     spawns: [{ id: 'ragdoll', model: () => humanoidTree(), place: at([0, 1.9, 1.2], turn([1, 0, 0], Math.PI / 2)) }],
   },
@@ -180,6 +188,7 @@ export const SCENES: Scene[] = [
   {
     name: 'a 200-link chain hanging from a hinge, swinging free',
     steps: 120, statics: [plane],
+    energy: { knownFailure: 'the whipping chain rises up to 0.8 J in a step against its 0.23 J bound, in steps where the account removes several joules' },
     spawns: [{ id: 'chain', model: () => capsuleChain(200, 0.05, 0.05, [0, 11, 0]), place: (q) => { q[0] = -0.5; } }],
   },
   {
@@ -198,6 +207,7 @@ export const SCENES: Scene[] = [
   {
     name: 'billiards: a cue ball into a rack of ten on a frictional table',
     steps: 180, statics: [plane],
+    energy: { external: 'restitution 0.9' },
     spawns: (() => {
       const s: Spawn[] = [];
       let k = 0;
@@ -209,9 +219,22 @@ export const SCENES: Scene[] = [
     })(),
   },
   {
-    name: 'twelve ragdolls dropped in criss-cross layers (a pile)',
+    name: 'twelve ragdolls dropped face down in criss-cross layers (a pile)',
     steps: 150, statics: [plane],
-    spawns: Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, model: () => humanoidTree(), place: at(layered(i, 3, 0.35, 0.4), turn([0, 1, 0], (Math.floor(i / 3) % 2) * Math.PI / 2)) })),
+    // face down, three a layer, the layers crossed (x, z as the peer benchmark's pile lays them)
+    spawns: Array.from({ length: 12 }, (_, i) => {
+      const layer = Math.floor(i / 3), k = i % 3, across = layer % 2 === 1;
+      const p: [number, number, number] = across ? [0, 0.3 + 0.35 * layer, (k - 1) * 0.5] : [(k - 1) * 0.5, 0.3 + 0.35 * layer, 0];
+      const down = turn([1, 0, 0], Math.PI / 2), yaw = turn([0, 1, 0], across ? Math.PI / 2 : 0);
+      // yaw then face down: q = yaw * down
+      const q: [number, number, number, number] = [
+        yaw[3] * down[0] + yaw[0] * down[3] + yaw[1] * down[2] - yaw[2] * down[1],
+        yaw[3] * down[1] - yaw[0] * down[2] + yaw[1] * down[3] + yaw[2] * down[0],
+        yaw[3] * down[2] + yaw[0] * down[1] - yaw[1] * down[0] + yaw[2] * down[3],
+        yaw[3] * down[3] - yaw[0] * down[0] - yaw[1] * down[1] - yaw[2] * down[2],
+      ];
+      return { id: `r${i}`, model: () => humanoidTree(), place: at(p, q) };
+    }),
   },
   {
     name: 'boxes and a ragdoll on a triangle-mesh terrain',
@@ -233,6 +256,7 @@ export const SCENES: Scene[] = [
   {
     name: 'crates and spheres spawned half inside the ground and inside each other',
     steps: 120, statics: [plane],
+    energy: { knownFailure: 'pushing the overlapping bodies apart gives them 40 J in a step' },
     spawns: [
       { id: 'deep', model: () => boxModel(10, [0.3, 0.3, 0.3]), place: at([0, 0.05, 0], turn([1, 1, 0].map((x) => x / Math.SQRT2) as [number, number, number], 0.5)) },
       { id: 'inside', model: () => boxModel(2, [0.2, 0.2, 0.2]), place: at([0.1, 0.2, 0.05]) },
