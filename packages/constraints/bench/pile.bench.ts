@@ -16,8 +16,8 @@
  * mean step as a ratio to Rapier's impulse joints no worse than before this table existed
  * (N = 10: 2.3, N = 50: 7.0, N = 100: 5.9).
  *
- * N = 1, 10, 50 by default; BENCH_FULL=1 adds N = 100 (the default run stays near 2 minutes on
- * 2 cores). BENCH_PILE_N=1,10 picks the sizes; BENCH_PILE_RUNS=3 runs each engine 3 times,
+ * N = 1, 10, 50 and 100 by default (about 2 minutes in all on 2 shared cores, N = 100 a minute of
+ * it). BENCH_PILE_N=1,10 picks the sizes; BENCH_PILE_RUNS=3 runs each engine 3 times,
  * alternating (Sinew, Rapier, Sinew, ...), and reports the run with the median mean.
  *
  * Run from the repository root:
@@ -28,10 +28,9 @@ import { printTable, record, writeResults } from '../../../bench/harness.js';
 import { DT, REST_VRMS, STEPS, RAGDOLL_MASS, peerRagdollModel, rapierImpulsePile, sinewKineticEnergy, sinewPeerPile, warmup } from './peer-ragdoll.js';
 import { loadRapier } from './rapier-pile.js';
 
-const FULL = process.env.BENCH_FULL === '1';
-const NS = process.env.BENCH_PILE_N ? process.env.BENCH_PILE_N.split(',').map(Number) : FULL ? [1, 10, 50, 100] : [1, 10, 50];
+const NS = process.env.BENCH_PILE_N ? process.env.BENCH_PILE_N.split(',').map(Number) : [1, 10, 50, 100];
 const RUNS = Math.max(1, Number(process.env.BENCH_PILE_RUNS ?? 1));
-const env = [FULL ? 'BENCH_FULL=1' : '', process.env.BENCH_PILE_N ? `BENCH_PILE_N=${process.env.BENCH_PILE_N}` : '', process.env.BENCH_PILE_RUNS ? `BENCH_PILE_RUNS=${RUNS}` : ''].filter(Boolean).join(' ');
+const env = [process.env.BENCH_PILE_N ? `BENCH_PILE_N=${process.env.BENCH_PILE_N}` : '', process.env.BENCH_PILE_RUNS ? `BENCH_PILE_RUNS=${RUNS}` : ''].filter(Boolean).join(' ');
 const COMMAND = `${env ? env + ' ' : ''}pnpm bench packages/constraints/bench/pile.bench.ts`;
 /** Sinew / Rapier-impulse mean step before this benchmark (the step issue). */
 const PREVIOUS_RATIO: Record<number, number> = { 10: 2.3, 50: 7.0, 100: 5.9 };
@@ -140,7 +139,7 @@ const f = (x: number | undefined, d = 2) => (x === undefined ? '–' : x >= 100 
 
 async function main(): Promise<void> {
   console.log(`# World.step on the 15-part ragdoll pile (command: ${COMMAND}; node ${process.version})`);
-  console.log(`# N = ${NS.join(', ')}${FULL || NS.includes(100) ? '' : ' (N = 100 with BENCH_FULL=1)'}; ${STEPS} steps of 1/60 s from the release; Sinew new World() defaults (sleep on), Rapier impulse joints (its defaults); one engine per Node process, ${WARMUP_MS / 1000} s warm-up; ${RUNS} run(s) per engine${RUNS > 1 ? ' (the run with the median mean shown)' : ''}`);
+  console.log(`# N = ${NS.join(', ')}; ${STEPS} steps of 1/60 s from the release; Sinew new World() defaults (sleep on), Rapier impulse joints (its defaults; ball joints without the swing and twist limits, which its JS API lacks); one engine per Node process, ${WARMUP_MS / 1000} s warm-up; ${RUNS} run(s) per engine${RUNS > 1 ? ' (the run with the median mean shown)' : ''}`);
   const pick = (runs: Run[]) => runs.slice().sort((a, b) => a.mean - b.mean)[runs.length >> 1];
   const results: { n: number; sinew: Run; rapier: Run }[] = [];
   for (const n of NS) {
