@@ -935,7 +935,7 @@ export class World {
     let n = nIslands;
     for (let bi = 0; bi < bodies.length; bi++) {
       const b = bodies[bi];
-      if (!b.sleeping && b.island < 0 && !b.rigid && !b.freeTree && !hasLoad(b) && !this.bodyWorked[b.index]) b.island = n++;
+      if (perKg > 0 && !b.sleeping && b.island < 0 && !b.rigid && !b.freeTree && !hasLoad(b) && !this.bodyWorked[b.index]) b.island = n++;
     }
     if (this.islandEnergy.length < 4 * n) this.islandEnergy = new Float64Array(8 * n);
     if (this.islandWorked.length < n) this.islandWorked = new Uint8Array(2 * n);
