@@ -77,6 +77,23 @@ export function capsuleChain(n: number, length = 0.1, mass = 0.2, top: [number, 
   return b.build();
 }
 
+/** A chain of `n` capsule links on ball joints with a free first link (a rope, a snake). */
+export function freeChain(n: number, length = 0.05, mass = 0.05): Model {
+  const b = new ModelBuilder();
+  let parent: string | null = null;
+  for (let i = 0; i < n; i++) {
+    const I = (mass * length * length) / 12;
+    b.addLink({
+      name: `l${i}`, parent,
+      joint: i === 0 ? { type: 'free' } : { type: 'spherical', position: [length, 0, 0] },
+      mass, com: [length / 2, 0, 0], inertia: [1e-6, I, I, 0, 0, 0],
+      shapes: [{ geometry: { type: 'capsule', radius: 0.015, halfLength: length / 2 - 0.015 }, position: [length / 2, 0, 0], rotation: turn([0, 0, 1], Math.PI / 2) }] as ShapeDesc[],
+    });
+    parent = `l${i}`;
+  }
+  return b.build();
+}
+
 const layered = (i: number, perLayer: number, dy: number, y0: number): [number, number, number] => {
   const layer = Math.floor(i / perLayer), k = i % perLayer;
   return [(k - (perLayer - 1) / 2) * 0.45, y0 + dy * layer, (layer % 2) * 0.15 - 0.07];
@@ -267,6 +284,52 @@ export const SCENES: Scene[] = [
     name: 'a ragdoll dropped face down alone',
     steps: 180, statics: [plane],
     spawns: [{ id: 'ragdoll', model: () => humanoidTree(), place: at([0, 1.2, 0], turn([1, 0, 0], Math.PI / 2)) }],
+  },
+  {
+    name: 'five ragdolls dropped onto stairs',
+    steps: 180,
+    statics: [plane, ...Array.from({ length: 6 }, (_, i) => ({ geometry: { type: 'box', halfExtents: [1.5, 0.09 * (i + 1), 0.15] }, position: [0, 0.09 * (i + 1), 0.3 * i] } as ShapeDesc))],
+    spawns: Array.from({ length: 5 }, (_, i) => ({ id: `r${i}`, model: () => humanoidTree(), place: at([-1 + 0.5 * i, 1.6 + 0.4 * i, 0.4 + 0.2 * i], turn([1, 0, 0], i % 2 ? Math.PI / 2 : -Math.PI / 2)) })),
+  },
+  {
+    name: 'a ragdoll sliding down a frictionless 30 degree slope',
+    steps: 150,
+    statics: [plane, { geometry: { type: 'box', halfExtents: [1, 0.1, 4] }, position: [0, 1.5, 0], rotation: turn([1, 0, 0], Math.PI / 6), friction: 0 } as ShapeDesc],
+    spawns: [{ id: 'ragdoll', model: () => humanoidTree(), place: at([0, 3.2, -1.5], turn([1, 0, 0], Math.PI / 2 + Math.PI / 6)) }],
+  },
+  {
+    name: 'a 100 kg crate dropped onto a ragdoll lying on the ground',
+    steps: 180, statics: [plane],
+    spawns: [
+      { id: 'ragdoll', model: () => humanoidTree(), place: at([0, 0.15, 0], turn([1, 0, 0], -Math.PI / 2)) },
+      { id: 'crate', model: () => boxModel(100, [0.3, 0.3, 0.3]), place: at([0, 1.2, 0.1], turn([0, 1, 0], 0.3)) },
+    ],
+  },
+  {
+    name: 'two ragdolls hanging from pins swinging into each other',
+    steps: 180, statics: [plane],
+    spawns: [
+      { id: 'left', model: () => humanoidTree(), place: at([-0.8, 2.5, 0], turn([0, 0, 1], -0.8)) },
+      { id: 'right', model: () => humanoidTree(), place: at([0.8, 2.5, 0.05], turn([0, 0, 1], 0.8)) },
+    ],
+    constraints: (world, byId) => {
+      for (const [id, x] of [['left', -0.4], ['right', 0.4]] as const) {
+        const b = world.bodies[byId.get(id)!];
+        const head = b.model.linkNames.indexOf('head');
+        forwardKinematics(b.model, b.state);
+        const p = new Float64Array(3);
+        pointPosition(b.state, head, [0, 0, 0], p);
+        p[0] = x; // the pins stand inward of the heads: both swing down and meet
+        world.addConstraint(new PointPin(b.index, head, [0, 0, 0], { body: -1, link: -1, point: p }));
+      }
+    },
+  },
+  {
+    name: 'a 100-link chain dropped over a box',
+    steps: 150,
+    energy: { knownFailure: 'the free chain rises up to 0.22 J in a step and 1.2 J above its lowest (bound 0.12 J): while it flies it is a momentum group, which the account leaves out' },
+    statics: [plane, { geometry: { type: 'box', halfExtents: [0.4, 0.5, 0.4] }, position: [0, 0.5, 0] } as ShapeDesc],
+    spawns: [{ id: 'chain', model: () => freeChain(100, 0.05, 0.05), place: at([-2.4, 1.5, 0]) }],
   },
 ];
 
