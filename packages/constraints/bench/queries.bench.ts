@@ -11,6 +11,7 @@
 import { ModelBuilder, forwardKinematics, type ShapeDesc } from '@sinew/featherstone';
 import { fmt, measure, printTable, writeResults } from '../../../bench/harness.js';
 import { RayHit, World } from '../src/index.js';
+import { SeededRandom } from '../src/lcp/random-problems.js';
 
 /** Links of a ragdoll-like tree: parent, joint position in the parent, shape. */
 const RAGDOLL: { parent: number; at: [number, number, number]; shape: ShapeDesc['geometry'] }[] = [
@@ -42,18 +43,8 @@ function ragdoll() {
   return b.build();
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = rng(7);
+const random = new SeededRandom(7);
+const rand = (): number => random.next();
 const world = new World();
 world.addStatic({ geometry: { type: 'plane' } });
 const model = ragdoll();

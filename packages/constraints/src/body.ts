@@ -137,9 +137,10 @@ export class Body {
     this.momentumStart = freeTree ? new Float64Array(6) : null;
     this.pushDirections = freeTree ? new Float64Array(9) : null;
     this.rigid = model.nLinks === 1 && model.jointType[0] === 4;
+    // (a free link 0 that is the model's only root: the free tree above with no other tree beside it)
     let roots = 0;
     for (let i = 0; i < model.nLinks; i++) if (model.parent[i] < 0) roots++;
-    this.freeTree = roots === 1 && model.parent[0] === -1 && model.jointType[0] === 4;
+    this.freeTree = freeTree && roots === 1;
   }
 
   /**

@@ -218,6 +218,11 @@ export function bodyContentKey(b: Body): string {
   return `h:${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
 }
 
+/** The point pin a source holds a body by: a PointPin itself, a HingePin's pin; null for other sources. */
+function pointPinOf(src: ConstraintSource): PointPin | null {
+  return src instanceof HingePin ? src.pin : src instanceof PointPin ? src : null;
+}
+
 /** Whether a and b hold the same numbers (NaN equals nothing). */
 function sameNumbers(a: Float64Array, b: Float64Array): boolean {
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
@@ -425,7 +430,6 @@ export class World {
       return na < nb ? -1 : na > nb ? 1 : a - b;
     });
     order.forEach((b, r) => { this.bodies[b].rank = r; });
-    this.rankOrder = Int32Array.from(order);
     this.byRank = order.map((b) => this.bodies[b]);
     this.collision.setBodyOrder(this.bodies.map((b) => b.rank));
   }
@@ -497,14 +501,15 @@ export class World {
     }
     for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); b.energy[2] = b.energy[1]; }
     this.scalars[6] = 0;
-    // Recovery (a world never stops moving because of one bad state): a step that goes non-finite
-    // is taken again from its start in RECOVERY_SUBSTEPS times as many sub-steps; if that fails too,
-    // the bodies that went non-finite lose their velocities (their motion is stopped where the step
-    // began) and the step is taken once more; only if that fails is it rolled back, time advancing.
     this.markMovedPins();
     const substeps = this.substeps > 0 ? this.substeps : this.autoSubsteps();
     st.substeps = substeps;
     this.scalars[3] = time0; this.scalars[4] = dt;
+    // Recovery (a world never stops moving because of one bad state): a step that goes non-finite
+    // is taken again from its start in RECOVERY_SUBSTEPS times as many sub-steps; if that fails too,
+    // the island of the bodies that went non-finite loses its velocities (its motion is stopped where
+    // the step began) and the step is taken once more; only if that fails is it rolled back, time
+    // advancing.
     const first = this.attempt(substeps);
     if (first) {
       this.rollBack(time0);
@@ -548,13 +553,14 @@ export class World {
    * Steps in Physics Simulation", 2019) keep h omega small; their number follows the worst ratio of
    * the mass a pin's bodies hold to their lightest link: 1 (no pin, or ratio 1), 2 (up to 10),
    * 4 (up to 100), 8 (beyond). Measured at 60 Hz (robustness/loads.test.ts): 3 x 1 kg links hold
-   * 100 kg by a pin (which diverged at 1 sub-step), a ragdoll hangs by one hand and one dropped
-   * holding 50 kg keeps its joints within 0.05 rad of their limits and the pin within 1 mm.
+   * 100 kg by a pin to 1.4 mm (they diverged at 1 sub-step), and a ragdoll hanging by one hand
+   * keeps its joints within 0.03 rad of their limits; the loads that still break a limit are the
+   * known failures there.
    */
   autoSubsteps(): number {
     let ratio = 1;
     for (const src of this.sources) {
-      const pin = src instanceof HingePin ? src.pin : src instanceof PointPin ? src : null;
+      const pin = pointPinOf(src);
       if (!pin || !src.enabled || !pin.enabled) continue;
       // the mass the pin's bodies hold and their lightest link (written out: a double returned by a
       // call that is not inlined is boxed)
@@ -578,7 +584,7 @@ export class World {
     if (this.pinWorked.length < this.bodies.length) this.pinWorked = new Uint8Array(2 * this.bodies.length);
     this.pinWorked.fill(0);
     for (const src of this.sources) {
-      const pin = src instanceof HingePin ? src.pin : src instanceof PointPin ? src : null;
+      const pin = pointPinOf(src);
       if (!pin || !pin.targetMoved() || !src.enabled || !pin.enabled) continue;
       this.pinWorked[pin.bodyA] = 1;
       if (pin.target.body >= 0) this.pinWorked[pin.target.body] = 1;
@@ -915,12 +921,13 @@ export class World {
    * 1.74 J for 75 kg at 60 Hz). An excess is taken from the island's kinetic energy (removeEnergy).
    * So the island's energy rises at most by its bound in a step and never drifts above its lowest
    * energy so far by more than it. Islands reached by external work in the pass are not accounted
-   * (their credit starts full): rows of pins, drives, motors and other sources, joint torques or
-   * external forces on a body, impacts with restitution. A body without rows (nothing constrains
-   * it) is left to its integrator: a rigid body's free flight is exact, and a tree's gyroscopic
-   * terms are integrated by the trapezoidal rule (gyroscopic.ts), whose oscillation must stay.
-   * When the kinetic energy is less than the excess (a body lifted out of a deep overlap), all of it
-   * goes and the rest of the rise stays.
+   * (their credit starts full): rows of drives, motors and other sources, pins whose targets the
+   * game moved (markMovedPins), joint torques or external forces on a body, impacts with
+   * restitution. Islands held by nothing keep their momenta instead (conserveGroupMomenta) and are
+   * not accounted either. A tree held to the world by a joint that no row touches is accounted as
+   * an island of its own under gravity (see below); other bodies without rows are left to their
+   * integrator: a rigid body's free flight is exact. When the kinetic energy is less than the
+   * excess (a body lifted out of a deep overlap), all of it goes and the rest of the rise stays.
    */
   private boundEnergy(rows: RowBuffer, nIslands: number): void {
     const bodies = this.byRank;
@@ -1009,7 +1016,8 @@ export class World {
       let r = b.energy[3];
       if (b.momentumTarget && b.pushCount === 0) {
         const m = b.model, qd = b.state.qd, keep = b.scratch;
-        if (this.energyMomenta.length < 6 * freeRootCount(m)) this.energyMomenta = new Float64Array(6 * freeRootCount(m));
+        const roots = freeRootCount(m);
+        if (this.energyMomenta.length < 6 * roots) this.energyMomenta = new Float64Array(6 * roots);
         freeRootCurrentMomenta(m, b.state, this.energyMomenta);
         for (let d = 0; d < m.nv; d++) keep[d] = qd[d];
         qd.fill(0);
@@ -1072,8 +1080,6 @@ export class World {
     }
   }
 
-  /** Body indices in canonical order (Body.rank): sums over several bodies run in it, so they do not depend on insertion order. */
-  private rankOrder = new Int32Array(0);
   /** Per body, its momentum group in the current pass (conserveGroupMomenta), or -1. */
   private groupOf = new Int32Array(8);
   /** Per island, whether it is held from outside (a row to the world or a body not on one free root). */
@@ -1122,11 +1128,11 @@ export class World {
     if (n === 0) return;
     if (this.groupSums.length < n * GROUP_STRIDE) this.groupSums = new Float64Array(2 * n * GROUP_STRIDE);
     this.groupSums.fill(0, 0, n * GROUP_STRIDE);
-    const bodies = this.bodies, order = this.rankOrder, groupOf = this.groupOf;
+    const bodies = this.bodies, byRank = this.byRank, groupOf = this.groupOf;
     // (in canonical order: the sums do not depend on the order bodies were added in)
-    for (let r = 0; r < order.length; r++) {
-      const g = groupOf[order[r]];
-      if (g >= 0) this.addGroupSums(bodies[order[r]], g * GROUP_STRIDE);
+    for (let r = 0; r < byRank.length; r++) {
+      const g = groupOf[byRank[r].index];
+      if (g >= 0) this.addGroupSums(byRank[r], g * GROUP_STRIDE);
     }
     this.scalar[0] = h;
     for (let g = 0; g < n; g++) if (this.groupSums[g * GROUP_STRIDE + 34] > 0) this.groupMotion(g * GROUP_STRIDE);

@@ -7,36 +7,24 @@ import type { Model } from './model.js';
 import { mulMat6Vec, shiftMomentum, type Arr } from './spatial.js';
 import type { State } from './state.js';
 
+const ENERGIES = new Float64Array(2);
+
 /** Kinetic energy 1/2 sum v_i . I_i v_i (joules). */
 export function kineticEnergy(model: Model, state: State): number {
-  const { v, tmp } = state.work;
-  let e = 0;
-  for (let i = 0; i < model.nLinks; i++) {
-    mulMat6Vec(model.I, 36 * i, v, 6 * i, tmp, 0);
-    for (let k = 0; k < 6; k++) e += v[6 * i + k] * tmp[k];
-  }
-  return 0.5 * e;
+  energiesInto(model, state, ENERGIES, 0);
+  return ENERGIES[0];
 }
 
 /** Potential energy in the state's gravity, zero at the world origin: -sum m_i g . c_i (joules). */
 export function potentialEnergy(model: Model, state: State): number {
-  const P = state.work.pose, g = state.gravity;
-  let e = 0;
-  for (let i = 0; i < model.nLinks; i++) {
-    const po = 12 * i, co = 3 * i;
-    const cx = model.com[co], cy = model.com[co + 1], cz = model.com[co + 2];
-    const wx = P[po] * cx + P[po + 1] * cy + P[po + 2] * cz + P[po + 9];
-    const wy = P[po + 3] * cx + P[po + 4] * cy + P[po + 5] * cz + P[po + 10];
-    const wz = P[po + 6] * cx + P[po + 7] * cy + P[po + 8] * cz + P[po + 11];
-    e -= model.mass[i] * (g[0] * wx + g[1] * wy + g[2] * wz);
-  }
-  return e;
+  energiesInto(model, state, ENERGIES, 0);
+  return ENERGIES[1];
 }
 
 /**
- * Kinetic energy into out[k] and potential energy into out[k + 1] (J), as kineticEnergy and
- * potentialEnergy give them; written to an array, so that a caller stepping every frame boxes no
- * returned double.
+ * Kinetic energy 1/2 sum v_i . I_i v_i into out[k] and potential energy -sum m_i g . c_i (zero at
+ * the world origin) into out[k + 1] (J); written to an array, so that a caller stepping every
+ * frame boxes no returned double.
  */
 export function energiesInto(model: Model, state: State, out: Float64Array, k: number): void {
   const { v, tmp } = state.work;

@@ -125,20 +125,10 @@ export class JointLimits implements ConstraintSource {
       if (body.sleeping) continue;
       const start = this.startViolation.get(body);
       if (!start) continue;
-      const { model, state } = body;
-      for (let i = 0; i < model.nLinks; i++) {
-        const t = model.jointType[i];
-        let v0 = 0, v1 = 0, v2 = 0;
-        if (t === JointType.revolute || t === JointType.prismatic) {
-          const d = model.vOffset[i];
-          const x = state.q[model.qOffset[i]];
-          v0 = model.lower[d] - x; v1 = x - model.upper[d];
-        } else if (t === JointType.spherical && model.sphericalLimits[i]) {
-          const sg = sphericalGaps(body, i, SG);
-          v0 = sg[0] === sg[0] ? -sg[0] : 0; v1 = -sg[5]; v2 = -sg[6];
-        } else continue;
+      for (let i = 0; i < body.model.nLinks; i++) {
+        if (!jointViolations(body, i, V)) continue;
         const o = 3 * i;
-        const w = Math.max(v0 - start[o], v1 - start[o + 1], v2 - start[o + 2]);
+        const w = Math.max(V[0] - start[o], V[1] - start[o + 1], V[2] - start[o + 2]);
         if (w > worst) worst = w;
       }
     }
@@ -208,7 +198,27 @@ function sphericalGaps(body: Body, link: number, out: Float64Array): Float64Arra
   return out;
 }
 
-const GAPS = new Float64Array(8);
+const V = new Float64Array(3);
+
+/**
+ * How far joint `link`'s coordinates stand past its stops (rad or m; negative inside the range)
+ * into out[0..2]: lower and upper stop of a revolute or prismatic joint (and 0), or the swing cone
+ * (0 where the swing has no axis) and the two twist stops of a spherical joint. False for a joint
+ * without limits of these kinds.
+ */
+function jointViolations(body: Body, link: number, out: Float64Array): boolean {
+  const { model, state } = body;
+  const t = model.jointType[link];
+  if (t === JointType.revolute || t === JointType.prismatic) {
+    const d = model.vOffset[link], x = state.q[model.qOffset[link]];
+    out[0] = model.lower[d] - x; out[1] = x - model.upper[d]; out[2] = 0;
+    return true;
+  }
+  if (t !== JointType.spherical || !model.sphericalLimits[link]) return false;
+  const sg = sphericalGaps(body, link, SG);
+  out[0] = sg[0] === sg[0] ? -sg[0] : 0; out[1] = -sg[5]; out[2] = -sg[6];
+  return true;
+}
 
 /**
  * How far a body's joints stand past their limits (rad or m, 0 when every joint is within its
@@ -216,18 +226,10 @@ const GAPS = new Float64Array(8);
  * cone and twist range. Writes the worst violation and the link where it occurs into out.
  */
 export function worstLimitViolation(body: Body, out: { violation: number; link: number } = { violation: 0, link: -1 }): { violation: number; link: number } {
-  const { model, state } = body;
   out.violation = 0; out.link = -1;
-  for (let i = 0; i < model.nLinks; i++) {
-    const t = model.jointType[i];
-    let v = 0;
-    if (t === JointType.revolute || t === JointType.prismatic) {
-      const d = model.vOffset[i], x = state.q[model.qOffset[i]];
-      v = Math.max(0, model.lower[d] - x, x - model.upper[d]);
-    } else if (t === JointType.spherical && model.sphericalLimits[i]) {
-      const g = sphericalGaps(body, i, GAPS);
-      v = Math.max(0, g[0] === g[0] ? -g[0] : 0, -g[5], -g[6]);
-    }
+  for (let i = 0; i < body.model.nLinks; i++) {
+    if (!jointViolations(body, i, V)) continue;
+    const v = Math.max(0, V[0], V[1], V[2]);
     if (v > out.violation) { out.violation = v; out.link = i; }
   }
   return out;
