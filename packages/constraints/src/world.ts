@@ -552,10 +552,12 @@ export class World {
    * chain holding 100 kg diverges at 60 Hz). Sub-steps with one solve each (Macklin et al., "Small
    * Steps in Physics Simulation", 2019) keep h omega small; their number follows the worst ratio of
    * the mass a pin's bodies hold to their lightest link: 1 (no pin, or ratio 1), 2 (up to 10),
-   * 4 (up to 100), 8 (beyond). Measured at 60 Hz (robustness/loads.test.ts): 3 x 1 kg links hold
-   * 100 kg by a pin to 1.4 mm (they diverged at 1 sub-step), and a ragdoll hanging by one hand
-   * keeps its joints within 0.03 rad of their limits; the loads that still break a limit are the
-   * known failures there.
+   * 4 (up to 100), 8 (up to 800), 32 (up to 2500), 64 (beyond). Measured at 60 Hz
+   * (robustness/loads.test.ts): 3 x 1 kg links hold 100 kg by a pin to 1.4 mm (they diverged at 1
+   * sub-step), and a ragdoll hanging by one hand keeps its joints within 0.03 rad of their limits.
+   * 3 x 1 kg hinged links with limits holding a crate: 300, 500 and 700 kg hold at 8 sub-steps;
+   * 1000 kg whips out of its limits by radians at 8 and 16 and holds at 32 (pin 1e-6 m), as 2000 kg
+   * does; 5000 kg holds at 64.
    */
   autoSubsteps(): number {
     let ratio = 1;
@@ -573,7 +575,7 @@ export class World {
       }
       if (light < Infinity && held / light > ratio) ratio = held / light;
     }
-    return ratio <= 1 ? 1 : ratio <= 10 ? 2 : ratio <= 100 ? 4 : 8;
+    return ratio <= 1 ? 1 : ratio <= 10 ? 2 : ratio <= 100 ? 4 : ratio <= 800 ? 8 : ratio <= 2500 ? 32 : 64;
   }
 
   /** Per body, whether a pin the game moved since the last step holds it (markMovedPins). */
@@ -1027,6 +1029,14 @@ export class World {
         r = Math.max(0, r - b.energy[4]);
         b.rigidQd.set(qd);
         for (let d = 0; d < m.nv; d++) qd[d] = keep[d];
+      } else if (b.momentumTarget && b.pushCount > 0) {
+        // rows push it in pushCount world directions only (frictionless ground: vertically): its
+        // linear momentum along the others is no energy to take (taking it would make the body
+        // slow down sideways on ice), so that momentum is kept (rigidQd[0..2]) and its kinetic
+        // energy |P_free|^2 / 2M is not removable
+        this.freeMomentum(b, b.rigidQd);
+        const P = b.rigidQd, M = subtreeMass(b.model, 0);
+        r = Math.max(0, r - (P[0] * P[0] + P[1] * P[1] + P[2] * P[2]) / (2 * M));
       }
       b.energy[4] = r;
       removable += r;
@@ -1043,8 +1053,32 @@ export class World {
       } else for (let d = 0; d < n; d++) qd[d] *= s;
       b.state.work.dynamicsValid = false;
       forwardKinematics(b.model, b.state, true);
+      if (b.momentumTarget && b.pushCount > 0) {
+        // the free directions' momentum back, by a translation of the whole body
+        const P = b.rigidQd, now = this.dvScratch, M = subtreeMass(b.model, 0);
+        this.freeMomentum(b, now);
+        now[3] = (P[0] - now[0]) / M; now[4] = (P[1] - now[1]) / M; now[5] = (P[2] - now[2]) / M;
+        now[0] = 0; now[1] = 0; now[2] = 0;
+        addRootVelocityWorld(b.model, b.state, 0, now);
+        forwardKinematics(b.model, b.state, true);
+      }
     }
     this.scalars[6] += Math.min(excess, removable);
+  }
+
+  /**
+   * out[0..2] = the linear momentum of free tree b (kinematics with velocities current) less its
+   * components along the directions its rows push in (Body.pushDirections, pushCount of them).
+   */
+  private freeMomentum(b: Body, out: Float64Array): void {
+    freeRootCurrentMomenta(b.model, b.state, this.momentumNow);
+    let x = this.momentumNow[3], y = this.momentumNow[4], z = this.momentumNow[5];
+    const D = b.pushDirections!;
+    for (let k = 0; k < b.pushCount; k++) {
+      const p = x * D[3 * k] + y * D[3 * k + 1] + z * D[3 * k + 2];
+      x -= p * D[3 * k]; y -= p * D[3 * k + 1]; z -= p * D[3 * k + 2];
+    }
+    out[0] = x; out[1] = y; out[2] = z;
   }
 
   /**

@@ -109,13 +109,10 @@ function twistRowRate(world: World, body: Body): number {
 }
 
 describe('spherical limits: the twist rate', () => {
-  // Known failure: a twist-stop row measures a . w, the twist rate only without swing (at a swing
-  // of 1.2 rad about a third of d(psi)/dt). The exact rate is j . w with j = (w^2 a + w (a x q_v) +
-  // p q_v) / (p^2 + w^2), p = q_v . a (from psi = 2 atan2(q_v . a, w) and q' = q (0, w) / 2), which
-  // agrees with finite differences to 4e-11 rad/s and brings a pelvis-pinned ragdoll holding 50 kg
-  // from 0.18 to 0.04 rad past its limits; with it, a rarely met box-box contact path runs
-  // unoptimised in the allocation test's tumbling scene and allocates, so it is not yet in.
-  it.fails('a twist-stop row measures d(psi)/dt, checked by finite differences of the twist angle, at swings up to 1.4 rad', () => {
+  // The exact rate is j . w with j = (w^2 a + w (a x q_v) + p q_v) / (p^2 + w^2), p = q_v . a (from
+  // psi = 2 atan2(q_v . a, w) and q' = q (0, w) / 2); a . w alone is the rate only without swing
+  // (at a swing of 1.2 rad about a third of d(psi)/dt).
+  it('a twist-stop row measures d(psi)/dt, checked by finite differences of the twist angle, at swings up to 1.4 rad', () => {
     // a ball joint whose twist range about y is narrow, so a twist row is always made; psi =
     // 2 atan2(q_v . a, w) (swing-twist decomposition)
     const b = new ModelBuilder();

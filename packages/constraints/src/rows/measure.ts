@@ -146,6 +146,13 @@ export function rowSideDelta(rows: RowBuffer, j: number, side: number, body: Bod
   return sum[0];
 }
 
+/** out[at] += rowSideDelta(rows, j, side, body, dqdd) (for the solver's loops: a returned number is boxed). */
+export function addRowSideDelta(rows: RowBuffer, j: number, side: number, body: Body, dqdd: ArrayLike<number>, out: Float64Array, at: number): void {
+  sum[0] = 0;
+  addSideMotion(rows, j, side, body, dqdd, body.state.work.da, 2);
+  out[at] += sum[0];
+}
+
 /**
  * Runs AccelerationDeltas for the unit test force of one side of row i (side 1 carries the
  * opposite force), writing the delta joint accelerations of that body into out.

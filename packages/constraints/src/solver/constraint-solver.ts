@@ -21,7 +21,8 @@ import { LcpProblem } from '../lcp/problem.js';
 import { linkDeltasFromJointDeltas } from './link-deltas.js';
 import { sortKeysInPlace } from './sort-keys.js';
 import { PgsResult, PgsSolver, type PgsOptions } from '../lcp/pgs.js';
-import { rowAccelerationInto, rowJointForce, rowSideDelta, rowSides, rowSideTestForce } from '../rows/measure.js';
+import { PivotingGaussSeidel } from '../lcp/pivoting-gauss-seidel.js';
+import { addRowSideDelta, rowAccelerationInto, rowJointForce, rowSides, rowSideTestForce } from '../rows/measure.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 
 /** How K is built: by AccelerationDeltas (fast), or by the test-force method (m + 1 ABA calls, reference). */
@@ -102,8 +103,15 @@ export class ConstraintSolver {
    * the dense mode is kept for small problems, whose K the reference solvers (Lemke) can read.
    */
   denseLimit = 12;
-  /** Problems of bilateral rows only stay dense up to this many rows, for the exact solve of solveDirect. */
+  /** Problems that exactFits stay dense up to this many rows, for the exact solves (solveDirect, the block solve). */
   directLimit = 96;
+  /**
+   * Whether dense problems with unilateral rows take the exact block solve (pivoting-gauss-seidel.ts).
+   * False: PGS, the sweeps the implicit mode runs (to compare the two forms of K).
+   */
+  exactBlocks = true;
+  /** Whether the current problem is one exactFits takes (set by setRows). */
+  private exact = false;
   /**
    * The rows' inbound joint forces u (implicit mode): their places in acc in jIdx (the body's
    * accumulator offset plus the dof), u in jVal, D^-1 u in jW.
@@ -186,7 +194,8 @@ export class ConstraintSolver {
     this.measuresReady = false;
     this.checked = false;
     this.refined = false;
-    this.dense = count <= this.denseLimit || (count <= this.directLimit && this.allRowsBilateral(rows));
+    this.exact = count <= this.directLimit && this.exactFits(rows);
+    this.dense = count <= this.denseLimit || this.exact;
     const nb = this.nBodies;
     if (this.dense) {
       this.pgs.reserve(count);
@@ -313,12 +322,26 @@ export class ConstraintSolver {
     this.rowEnd = new Int32Array(2 * m + 1); this.deferred = new Uint8Array(2 * m + 1);
   }
 
-  private allRowsBilateral(rows: RowBuffer): boolean {
+  /**
+   * Whether a problem of up to directLimit rows is solved dense and exactly: when every row is
+   * bilateral (solveDirect), or when a pin holds the island (the block solve,
+   * pivoting-gauss-seidel.ts). A pin is where K's entries spread over a mass ratio (a hand and a
+   * crate, a chain and a weight): 30 PGS sweeps left a 0.5 kg hand's grip on 50 kg 14 mm open
+   * after a self-contact with friction (0.12 mm with the block solve), and 4 to 60 m/s^2 of
+   * residual on a 3 x 1 kg chain holding 1000 kg at its stop. Other problems keep the implicit K
+   * and PGS below denseLimit rows: made dense, the 10-ragdoll pile of pile.bench.ts cost 1.5 times
+   * the CPU, and a humanoid dropped on the ground landed no better (its halvings grew 1.5 to 3
+   * times with the block solve, as with 200 PGS sweeps: the forces of a landing are not what the
+   * sweeps leave wanting).
+   */
+  private exactFits(rows: RowBuffer): boolean {
+    let bilateral = true;
     for (let c = 0; c < this.m; c++) {
       const j = this.rowList[c];
-      if (rows.lo[j] !== -Infinity || rows.hi[j] !== Infinity || rows.boundRow[j] >= 0) return false;
+      if (rows.tag[j] === RowTag.Pin) return true;
+      if (rows.lo[j] !== -Infinity || rows.hi[j] !== Infinity || rows.boundRow[j] >= 0) bilateral = false;
     }
-    return true;
+    return bilateral;
   }
 
   private sortKeys = new Float64Array(16);
@@ -409,7 +432,7 @@ export class ConstraintSolver {
           const entry = this.entries[e];
           const cj = entry >> 1;
           if (cj < c) continue;
-          A[cj * m + c] += this.sideMeasure(rows, entry, scratch, da);
+          this.addSideMeasure(rows, entry, scratch, da, A, cj * m + c);
         }
       }
     }
@@ -418,25 +441,27 @@ export class ConstraintSolver {
   }
 
   /**
-   * The change of row side `entry` (2 c + s) caused by the delta accelerations of the last
-   * AccelerationDeltas call on its body: joint rows read the joint deltas, point and angular rows
-   * the 6-vector pairing of their measure with the delta acceleration of their link (O(1)).
+   * out[at] += the change of row side `entry` (2 c + s) caused by the delta accelerations of the
+   * last AccelerationDeltas call on its body: joint rows read the joint deltas, point and angular
+   * rows the 6-vector pairing of their measure with the delta acceleration of their link (O(1)).
+   * (Added into an array, not returned: a number returned by a call that is not inlined is boxed
+   * on the heap, once per entry of K.)
    */
-  private sideMeasure(rows: RowBuffer, entry: number, dqdd: Float64Array, da: Float64Array): number {
+  private addSideMeasure(rows: RowBuffer, entry: number, dqdd: Float64Array, da: Float64Array, out: Float64Array, at: number): void {
     const k = this.sideKind[entry];
-    if (k === SideKind.Spatial) return this.pairing(entry, da);
+    if (k === SideKind.Spatial) { this.addPairing(entry, da, out, at); return; }
     const j = this.rowList[entry >> 1], o = 3 * j, d = rows.dir;
-    if (k === SideKind.Joint) return d[o] * dqdd[rows.dof[j]];
+    if (k === SideKind.Joint) { out[at] += d[o] * dqdd[rows.dof[j]]; return; }
     const v0 = this.sideLink[entry], nv = this.sideDofs[entry];
     let s = 0;
     for (let q = 0; q < nv; q++) s += d[o + q] * dqdd[v0 + q];
-    return s;
+    out[at] += s;
   }
 
-  /** m . x of a point or angular row side (2 c + s): its measure vector with its link's 6-vector in `motion` (6 per link, link coordinates). */
-  private pairing(entry: number, motion: Float64Array): number {
+  /** out[at] += m . x of a point or angular row side (2 c + s): its measure vector with its link's 6-vector in `motion` (6 per link, link coordinates). */
+  private addPairing(entry: number, motion: Float64Array, out: Float64Array, at: number): void {
     const o = 6 * entry, lo = 6 * this.sideLink[entry], v = this.measureVec;
-    return v[o] * motion[lo] + v[o + 1] * motion[lo + 1] + v[o + 2] * motion[lo + 2] + v[o + 3] * motion[lo + 3] + v[o + 4] * motion[lo + 4] + v[o + 5] * motion[lo + 5];
+    out[at] += v[o] * motion[lo] + v[o + 1] * motion[lo + 1] + v[o + 2] * motion[lo + 2] + v[o + 3] * motion[lo + 3] + v[o + 4] * motion[lo + 4] + v[o + 5] * motion[lo + 5];
   }
 
   /** Whether the measure vectors of the current rows are prepared (by measure()), so that buildK need not prepare them again. */
@@ -954,7 +979,10 @@ export class ConstraintSolver {
   private addSpatialAcceleration(rows: RowBuffer, body: Body, c: number, s: number): void {
     const k = 2 * c + s, q = 6 * k, mv = this.measureVec, L = 6 * this.sideLink[k];
     const work = body.state.work;
-    let x = this.pairing(k, work.a);
+    const px = this.pairingOut;
+    px[0] = 0;
+    this.addPairing(k, work.a, px, 0);
+    let x = px[0];
     const j = this.rowList[c];
     if (rows.type[j] === RowType.Point) {
       const v = work.v, o = 3 * j, local = s === 0 ? rows.pA : rows.pB;
@@ -969,6 +997,7 @@ export class ConstraintSolver {
   }
 
   private rateScratch = new Float64Array(64);
+  private readonly pairingOut = new Float64Array(1);
 
   /**
    * b += J x for the row sides on the k-th body of the problem (only pins' when `pinsOnly`): x
@@ -984,7 +1013,8 @@ export class ConstraintSolver {
     for (let e = this.entryStart[k]; e < this.entryStart[k + 1]; e++) {
       const entry = this.entries[e], c = entry >> 1, j = this.rowList[c];
       if (pinsOnly && rows.tag[j] !== RowTag.Pin) continue;
-      b[c] += this.sideKind[entry] === SideKind.Spatial ? this.pairing(entry, da) : rowSideDelta(rows, j, entry & 1, B, x);
+      if (this.sideKind[entry] === SideKind.Spatial) this.addPairing(entry, da, b, c);
+      else addRowSideDelta(rows, j, entry & 1, B, x, b, c);
     }
   }
 
@@ -1016,7 +1046,14 @@ export class ConstraintSolver {
     if (this.dense) {
       const p = this.lcp, m = this.m;
       for (let c = 0; c < m; c++) { p.b[c] = this.b[c]; p.lo[c] = this.lo[c]; p.hi[c] = this.hi[c]; p.boundRow[c] = this.boundRow[c]; }
-      r = this.allBilateral() && this.solveDirect() ? this.directResult : this.pgs.solve(p, f, options);
+      if (this.allBilateral()) r = this.solveDirect() ? this.directResult : this.pgs.solve(p, f, options);
+      else {
+        // (the warm forces, for PGS should the exact block fail)
+        if (this.blockStart.length < m) this.blockStart = new Float64Array(2 * m);
+        for (let c = 0; c < m; c++) this.blockStart[c] = f[c];
+        if (this.exactBlocks && (this.exact || this.noFriction()) && this.blocks.solve(p, f, options)) r = this.blocks.result;
+        else { for (let c = 0; c < m; c++) f[c] = this.blockStart[c]; r = this.pgs.solve(p, f, options); }
+      }
     } else r = this.solveImplicit(options);
     for (let c = 0; c < this.m; c++) out[this.rowList[c]] = f[c];
     return r;
@@ -1026,6 +1063,23 @@ export class ConstraintSolver {
     for (let c = 0; c < this.m; c++) if (this.lo[c] !== -Infinity || this.hi[c] !== Infinity || this.boundRow[c] >= 0) return false;
     return true;
   }
+
+  /**
+   * Dense problems with unilateral rows: the frictionless rows (pins, limits, contact normals)
+   * solved exactly as one block, friction and bounded rows swept (pivoting-gauss-seidel.ts). PGS
+   * answers when the exact block fails (a singular K_AA).
+   */
+  private readonly blocks = new PivotingGaussSeidel();
+
+  /** Every row bilateral or unilateral (lo -infinity or 0, hi infinite): no friction box or other bound. */
+  private noFriction(): boolean {
+    for (let c = 0; c < this.m; c++) {
+      if (this.boundRow[c] >= 0 || this.hi[c] !== Infinity) return false;
+      if (this.lo[c] !== -Infinity && this.lo[c] !== 0) return false;
+    }
+    return true;
+  }
+  private blockStart = new Float64Array(16);
 
   readonly directResult = new PgsResult();
   private chol = new Float64Array(64);
@@ -1151,7 +1205,7 @@ export class ConstraintSolver {
       const da = B.state.work.da;
       for (let e = e0; e < e1; e++) {
         const entry = entries[e];
-        if (kind[entry] !== SideKind.Spatial) { a[entry >> 1] += this.sideMeasure(rows, entry, dq, da); continue; }
+        if (kind[entry] !== SideKind.Spatial) { this.addSideMeasure(rows, entry, dq, da, a, entry >> 1); continue; }
         const q = 6 * entry, L = 6 * link[entry];
         a[entry >> 1] += mv[q] * da[L] + mv[q + 1] * da[L + 1] + mv[q + 2] * da[L + 2] + mv[q + 3] * da[L + 3] + mv[q + 4] * da[L + 4] + mv[q + 5] * da[L + 5];
       }

@@ -93,8 +93,6 @@ export class JointLimits implements ConstraintSource {
   private addSphericalRows(rows: RowBuffer, body: Body, link: number, sg: Float64Array): void {
     const { model } = body;
     const h = this.h;
-    const lim = model.sphericalLimits[link]!;
-    const a = lim.twistAxis;
     if (sg[0] === sg[0]) {
       const g = sg[0];
       if (g < this.margin + Math.max(0, sg[4] * h * 2)) {
@@ -104,11 +102,11 @@ export class JointLimits implements ConstraintSource {
     }
     const gLo = sg[5], gHi = sg[6], twistRate = sg[7];
     if (gLo < this.margin + Math.max(0, -twistRate * h * 2)) {
-      const r = this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, 1), body, link, 3);
+      const r = this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, sg, 8, 1), body, link, 3);
       rows.error[r] = gLo;
     }
     if (gHi < this.margin + Math.max(0, twistRate * h * 2)) {
-      const r = this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, a, 0, -1), body, link, 4);
+      const r = this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, sg, 8, -1), body, link, 4);
       rows.error[r] = gHi;
     }
   }
@@ -139,13 +137,13 @@ export class JointLimits implements ConstraintSource {
   private startViolation = new Map<Body, Float64Array>();
 }
 
-const SG = new Float64Array(8);
+const SG = new Float64Array(11);
 
 /**
  * The swing cone and twist range of a spherical joint (swing-twist decomposition about the
  * limit's twist axis a), into out: [cone gap (NaN when the swing axis is undefined), swing-rate
  * direction l (3, link frame: d theta/dt = l . w), swing rate, twist gap to lower, twist gap to
- * upper, twist rate]. Gaps are positive inside the limit.
+ * upper, twist rate, twist-rate direction j (3, link frame: d psi/dt = j . w)]. Gaps are positive inside the limit.
  */
 function sphericalGaps(body: Body, link: number, out: Float64Array): Float64Array {
   const { model, state } = body;
@@ -194,7 +192,18 @@ function sphericalGaps(body: Body, link: number, out: Float64Array): Float64Arra
   if (psi < -Math.PI) psi += 2 * Math.PI;
   out[5] = psi - lim.twist[0];
   out[6] = lim.twist[1] - psi;
-  out[7] = ax * qd[vo] + ay * qd[vo + 1] + az * qd[vo + 2];
+  // d(psi)/dt = j . w with j = (w^2 a + w (a x q_v) + p q_v) / (p^2 + w^2), p = q_v . a (from
+  // q' = q (0, w) / 2): a itself only without swing; with the swing the twist also moves with the
+  // swing axis (3 times a . w at a swing of 1.2 rad in a finite-difference check)
+  const p = x * ax + y * ay + z * az, pw = p * p + w * w;
+  let jx = ax, jy = ay, jz = az;
+  if (pw > 1e-12) {
+    jx = (w * w * ax + w * (ay * z - az * y) + p * x) / pw;
+    jy = (w * w * ay + w * (az * x - ax * z) + p * y) / pw;
+    jz = (w * w * az + w * (ax * y - ay * x) + p * z) / pw;
+  }
+  out[7] = jx * qd[vo] + jy * qd[vo + 1] + jz * qd[vo + 2];
+  out[8] = jx; out[9] = jy; out[10] = jz;
   return out;
 }
 
