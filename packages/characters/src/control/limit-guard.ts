@@ -27,7 +27,8 @@
  * One guard per World (ensureSphericalLimitGuard); MotionFollower adds it.
  */
 import { JointType, type Model } from '@sinew/featherstone';
-import { RowTag, type Body, type ConstraintSource, type RowBuffer, type StepContext, type World } from '@sinew/constraints';
+import type { Body, ConstraintSource, StepContext, World } from '@sinew/constraints';
+import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
 import { sphericalExcess } from './joint-range.js';
 
 export interface SphericalLimitGuardOptions {

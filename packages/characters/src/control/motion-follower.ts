@@ -25,7 +25,8 @@
  * fades it to a residual and lets the root go.
  */
 import { forwardKinematics, JointType, type Model } from '@sinew/featherstone';
-import { gainsFromSettleTime, TrajectoryFollower, type Body, type ConstraintSource, type RowBuffer, type StepContext, type World } from '@sinew/constraints';
+import { gainsFromSettleTime, TrajectoryFollower, type Body, type ConstraintSource, type StepContext, type World } from '@sinew/constraints';
+import type { RowBuffer } from '@sinew/constraints/internals';
 import type { MotionClip, WrapMode } from '../motion/clip.js';
 import type { Retargeter } from '../motion/retarget.js';
 import { applyImpulse, impulseAsForce } from './impulse.js';

@@ -116,7 +116,7 @@ export class ContactSource implements ConstraintSource {
         for (const s of b.model.shapes[i]) {
           const p = s.position ?? [0, 0, 0];
           const g = s.geometry;
-          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? Math.hypot(...g.halfExtents) : g.type === 'convex' ? convexReach(g.points) : 0.5;
+          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? Math.hypot(g.halfExtents[0], g.halfExtents[1], g.halfExtents[2]) : g.type === 'convex' ? convexReach(g.points) : 0.5;
           r[i] = Math.max(r[i], Math.hypot(p[0], p[1], p[2]) + size);
         }
       }
