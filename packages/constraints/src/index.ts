@@ -7,5 +7,6 @@ export { JointLimits, worstLimitViolation, type JointLimitOptions } from './sour
 export { PointPin, HingePin, type PinTarget } from './sources/pin.js';
 export { TrajectoryFollower, VelocityMotor, gainsFromSettleTime, jointError, CRITICAL_SETTLE_FACTOR, type GainRule } from './sources/drives.js';
 export { World, type WorldOptions, type StepStats, type StabilizationMode } from './world.js';
+export type { WorldState } from './world-state.js';
 export { ContactSource, type ContactOptions } from './sources/contacts.js';
 export * from './collision/index.js';
