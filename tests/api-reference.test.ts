@@ -6,7 +6,7 @@
  * href and src of every page names a file that exists, and every #fragment an id on that page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -92,11 +92,23 @@ describe('API reference', () => {
     let out: string;
     let status: number | null;
     let log: string;
-    beforeAll(() => {
+    beforeAll(async () => {
       out = mkdtempSync(join(tmpdir(), 'sinew-api-'));
-      const r = spawnSync(process.execPath, [join(root, 'scripts', 'docs.mjs'), '--out', out], { cwd: root, encoding: 'utf8' });
+      // TypeDoc reads the packages' declarations through their export maps: build them first
+      // (incremental, so quick after `tsc -b`). Run without blocking this worker.
+      const node = (args: string[]) => new Promise<{ status: number | null; log: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, args, { cwd: root });
+        let text = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => { text += d; });
+        child.stderr.setEncoding('utf8').on('data', (d: string) => { text += d; });
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ status: code, log: text }));
+      });
+      const built = await node([join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'packages/featherstone', 'packages/constraints', 'packages/characters']);
+      if (built.status !== 0) throw new Error(`tsc -b failed:\n${built.log}`);
+      const r = await node([join(root, 'scripts', 'docs.mjs'), '--out', out]);
       status = r.status;
-      log = r.stdout + r.stderr;
+      log = r.log;
     });
     afterAll(() => rmSync(out, { recursive: true, force: true }));
 

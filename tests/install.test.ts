@@ -15,7 +15,7 @@
  *   no source maps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -46,14 +46,23 @@ const SCENE = `function scene(C, H, halfExtents) {
 type Scene = (c: unknown, h: unknown, halfExtents: ArrayLike<number>) => number[];
 const scene = new Function(`return ${SCENE}`)() as Scene;
 
-function run(cmd: string, args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+/**
+ * Runs a command to its end without blocking this process (a test worker blocked for long misses
+ * the test runner's messages).
+ */
+function run(cmd: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    let stdout = '', stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
-function ok(cmd: string, args: string[], cwd: string): string {
-  const r = run(cmd, args, cwd);
+async function ok(cmd: string, args: string[], cwd: string): Promise<string> {
+  const r = await run(cmd, args, cwd);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -65,19 +74,19 @@ describe('a game installs the packed packages with npm', () => {
   let work: string, game: string, tarballs: string[];
   let expected: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     // the packages' dist/ (tsc -b is incremental: quick when `npm test` has just built them)
-    ok(process.execPath, [tscBin, '-b', 'packages/featherstone', 'packages/constraints', 'packages/characters'], root);
+    await ok(process.execPath, [tscBin, '-b', 'packages/featherstone', 'packages/constraints', 'packages/characters'], root);
     work = mkdtempSync(join(tmpdir(), 'sinew-install-'));
     tarballs = packAll(join(work, 'npm')) as string[];
     // gl-matrix as the game would have it, from the workspace's own copy
     const glDir = dirname(createRequire(join(root, 'packages', 'featherstone', 'package.json')).resolve('gl-matrix/package.json'));
-    const glTarball = join(work, 'npm', ok('npm', ['pack', '--silent', '--pack-destination', join(work, 'npm'), glDir], work).trim().split('\n').pop()!);
+    const glTarball = join(work, 'npm', (await ok('npm', ['pack', '--silent', '--pack-destination', join(work, 'npm'), glDir], work)).trim().split('\n').pop()!);
 
     game = join(work, 'game');
     mkdirSync(game);
     writeFileSync(join(game, 'package.json'), JSON.stringify({ name: 'a-game', version: '1.0.0', private: true, type: 'module' }, null, 2));
-    ok('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...tarballs, glTarball], game);
+    await ok('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...tarballs, glTarball], game);
 
     expected = bits(scene(constraints, characters, new Float32Array([10, 0.5, 10])));
   });
@@ -86,12 +95,12 @@ describe('a game installs the packed packages with npm', () => {
     if (work && existsSync(work)) rmSync(work, { recursive: true, force: true });
   });
 
-  it('writes one tarball per package, with versions for workspace ranges and no sources or source maps', () => {
+  it('writes one tarball per package, with versions for workspace ranges and no sources or source maps', async () => {
     expect(tarballs.map((t) => t.split(/[\\/]/).pop())).toEqual([
       'sinew-featherstone-0.1.0.tgz', 'sinew-constraints-0.1.0.tgz', 'sinew-characters-0.1.0.tgz',
     ]);
     for (const t of tarballs) {
-      const files = ok('tar', ['tzf', t], work).trim().split('\n');
+      const files = (await ok('tar', ['tzf', t], work)).trim().split('\n');
       expect(files).toContain('package/dist/index.js');
       expect(files).toContain('package/dist/index.d.ts');
       expect(files.filter((f) => f.startsWith('package/src/') || f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
@@ -111,25 +120,25 @@ describe('a game installs the packed packages with npm', () => {
     expect(names).toEqual(['@sinew/characters', '@sinew/constraints', '@sinew/featherstone', 'gl-matrix']);
   });
 
-  it('runs from Node ESM with the same bits as the workspace sources', () => {
+  it('runs from Node ESM with the same bits as the workspace sources', async () => {
     writeFileSync(join(game, 'esm.mjs'), `import * as C from '@sinew/constraints';
 import * as H from '@sinew/characters';
 import { vec3 } from 'gl-matrix';
 const scene = ${SCENE};
 console.log(JSON.stringify(scene(C, H, vec3.fromValues(10, 0.5, 10))));
 `);
-    const q = JSON.parse(ok(process.execPath, ['esm.mjs'], game)) as number[];
+    const q = JSON.parse(await ok(process.execPath, ['esm.mjs'], game)) as number[];
     expect(bits(q)).toBe(expected);
   });
 
-  it('runs from CommonJS through require (ESM only; Node >= 20.19 requires ES modules)', () => {
+  it('runs from CommonJS through require (ESM only; Node >= 20.19 requires ES modules)', async () => {
     writeFileSync(join(game, 'cjs.cjs'), `const C = require('@sinew/constraints');
 const H = require('@sinew/characters');
 const { ConstraintSolver } = require('@sinew/constraints/internals');
 const scene = ${SCENE};
 console.log(JSON.stringify({ solver: typeof ConstraintSolver, out: scene(C, H, new Float32Array([10, 0.5, 10])) }));
 `);
-    const r = run(process.execPath, ['--no-warnings', 'cjs.cjs'], game);
+    const r = await run(process.execPath, ['--no-warnings', 'cjs.cjs'], game);
     const [major, minor] = process.versions.node.split('.').map(Number);
     if (major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19)) {
       expect(r.stderr).toBe('');
@@ -142,7 +151,7 @@ console.log(JSON.stringify({ solver: typeof ConstraintSolver, out: scene(C, H, n
     }
   });
 
-  it('type-checks a game\'s TypeScript under tsc --strict, gl-matrix vectors at the API edge', () => {
+  it('type-checks a game\'s TypeScript under tsc --strict, gl-matrix vectors at the API edge', async () => {
     writeFileSync(join(game, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022'], types: [], noEmit: true },
       include: ['game.ts'],
@@ -168,7 +177,7 @@ b.addLink({ name: 'box', parent: -1, joint: { type: 'free' }, mass: 1, inertia: 
 const rows: RowBuffer = new RowBuffer(8);
 export const result: number = body.state.q[1] + stats.rows + rows.count + b.build().nq;
 `);
-    const r = run(process.execPath, [tscBin, '-p', 'tsconfig.json'], game);
+    const r = await run(process.execPath, [tscBin, '-p', 'tsconfig.json'], game);
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
 
@@ -179,7 +188,7 @@ world.addStatic({ geometry: { type: 'box', halfExtents: 'big' } });
 world.step('1/60');
 `);
     writeFileSync(join(game, 'tsconfig.wrong.json'), JSON.stringify({ extends: './tsconfig.json', include: ['wrong.ts'] }));
-    const w = run(process.execPath, [tscBin, '-p', 'tsconfig.wrong.json'], game);
+    const w = await run(process.execPath, [tscBin, '-p', 'tsconfig.wrong.json'], game);
     expect(w.status).not.toBe(0);
     expect(w.stdout).toMatch(/wrong\.ts\(3,\d+\): error TS2322/);
     expect(w.stdout).toMatch(/wrong\.ts\(4,\d+\): error TS2345/);
