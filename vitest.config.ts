@@ -1,18 +1,20 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
-const src = (p: string) => fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url));
+const src = (p: string, entry = 'index') => fileURLToPath(new URL(`./packages/${p}/src/${entry}.ts`, import.meta.url));
 
 export default defineConfig({
   resolve: {
-    alias: {
-      '@sinew/featherstone': src('featherstone'),
-      '@sinew/constraints': src('constraints'),
-      '@sinew/characters': src('characters'),
-    },
+    // exact names: '@sinew/constraints' must not also catch '@sinew/constraints/internals'
+    alias: [
+      { find: /^@sinew\/featherstone$/, replacement: src('featherstone') },
+      { find: /^@sinew\/constraints$/, replacement: src('constraints') },
+      { find: /^@sinew\/constraints\/internals$/, replacement: src('constraints', 'internals') },
+      { find: /^@sinew\/characters$/, replacement: src('characters') },
+    ],
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'examples/test/**/*.test.ts', 'tests/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,4 +1,4 @@
-// `pnpm bench` / `npm run bench`: runs every benchmark script (packages/*/bench/*.bench.ts, examples/bench)
+// `pnpm bench` / `npm run bench`: runs every benchmark script (packages/*/bench/*.bench.ts, examples/bench, bench/)
 // in its own Node process with GC exposed, so each prints its tables and writes bench-output/<name>.json.
 // Each script is first bundled by esbuild (ESM, the packages' TypeScript sources inlined, npm
 // dependencies left as imports) into <name>.bundle.mjs beside it, so the figures are those of the code
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const filter = process.argv[2] ?? '';
-const dirs = ['packages/featherstone/bench', 'packages/constraints/bench', 'packages/characters/bench', 'examples/bench'];
+const dirs = ['packages/featherstone/bench', 'packages/constraints/bench', 'packages/characters/bench', 'examples/bench', 'bench'];
 const files = dirs
   .filter((d) => existsSync(join(root, d)))
   .flatMap((d) => readdirSync(join(root, d)).filter((f) => f.endsWith('.bench.ts')).map((f) => join(d, f)))

@@ -1,11 +1,11 @@
 /** `npm start`: builds and serves the examples page, or runs a scene headless (see node/args.ts). */
+import { existsSync } from 'node:fs';
 import { resolve, join, relative } from 'node:path';
 import { parseCli, UsageError, USAGE, type CliOptions } from './node/args.js';
-import { buildPage, watchPage, type BuildResult } from './node/build.js';
+import { buildPage, servePage, type BuildResult } from './node/build.js';
 import { runDemo } from './node/demo.js';
 import { DEMO_OUT_DIR } from './node/paths.js';
 import { formatHeader, formatRow, formatSummary } from './node/report.js';
-import { startServer } from './node/server.js';
 import { DEFAULT_SCENE, sceneEntries } from './scenes/index.js';
 
 const show = (p: string) => relative(process.cwd(), p) || '.';
@@ -33,15 +33,17 @@ function demo(o: CliOptions, seconds: number): void {
 }
 
 async function serve(o: CliOptions): Promise<void> {
-  const watch = await watchPage({
-    onRebuild: (ms, errors) => console.log(errors ? `page rebuild failed:\n${errors}` : `page rebuilt in ${ms.toFixed(0)} ms`),
+  const server = await servePage({
+    port: o.port,
+    host: o.host,
+    onRebuild: (ms, errors) => console.log(errors ? `page rebuild failed:\n${errors}` : `page rebuilt in ${ms.toFixed(0)} ms (open pages reload)`),
   });
-  printBuild(watch.result);
-  const server = await startServer({ root: watch.result.outDir, port: o.port, host: o.host });
+  printBuild(server.result);
   if (server.fellBack) console.log(`port ${o.port ?? 5173} is taken; using ${server.port}`);
-  console.log(`\n  Sinew examples: ${server.url}\n  scenes: ${sceneEntries().map((e) => `${server.url}#${e.name}`).join('  ')}\n  (Ctrl+C to stop)\n`);
+  const api = existsSync(join(server.result.outDir, 'api', 'index.html')) ? `${server.url}api/` : 'not built (`npm run docs` writes it)';
+  console.log(`\n  Sinew examples: ${server.url}\n  scenes: ${sceneEntries().map((e) => `${server.url}#${e.name}`).join('  ')}\n  API reference: ${api}\n  (Ctrl+C to stop; the page reloads when a source changes)\n`);
   const stop = async () => {
-    await Promise.all([server.close(), watch.stop()]);
+    await server.stop();
     process.exit(0);
   };
   process.once('SIGINT', stop);

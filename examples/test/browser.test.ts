@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPage } from '../src/node/build.js';
+import { LIVE_RELOAD_SNIPPET, servePage, type ServedPage } from '../src/node/build.js';
 import { EXAMPLES_DIR } from '../src/node/paths.js';
 import type {} from '../src/page/test-hook.js'; // declares window.__sinew
-import { startServer, type RunningServer } from '../src/node/server.js';
 import { sceneEntries } from '../src/scenes/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -31,15 +30,15 @@ const scenes = sceneEntries().map((e) => e.name);
 const ms = (t0: number) => `${Math.round(performance.now() - t0)} ms`;
 
 describe.skipIf(!hasChromium)('examples page in chromium', () => {
-  let server: RunningServer;
+  let server: ServedPage;
   let context: BrowserContext;
   let profile: string;
 
   beforeAll(async () => {
     let t0 = performance.now();
-    const built = await buildPage();
-    console.log(`[browser test] page built in ${ms(t0)}`);
-    server = await startServer({ root: built.outDir, port: 0 });
+    // as `npm start` serves it: esbuild's server, watching the sources, with live reload
+    server = await servePage({ port: 0 });
+    console.log(`[browser test] page built and served in ${ms(t0)}`);
     profile = mkdtempSync(join(tmpdir(), 'sinew-chromium-'));
     t0 = performance.now();
     context = await chromium.launchPersistentContext(profile, {
@@ -53,7 +52,7 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
 
   afterAll(async () => {
     await context?.close();
-    await server?.close();
+    await server?.stop();
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
@@ -79,6 +78,16 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
     expect(app.headers.get('content-type')).toMatch(/javascript/);
     expect((await fetch(`${server.url}nothing-here.js`)).status).toBe(404);
     expect((await fetch(`${server.url}..%2f..%2fpackage.json`)).status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('is served with live reload: the bundle listens to esbuild\'s change events on /esbuild', async () => {
+    const app = await (await fetch(`${server.url}app.js`)).text();
+    expect(app.startsWith(LIVE_RELOAD_SNIPPET)).toBe(true);
+    const events = new AbortController();
+    const r = await fetch(`${server.url}esbuild`, { headers: { accept: 'text/event-stream' }, signal: events.signal });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/text\/event-stream/);
+    events.abort();
   });
 
   it('lists every registered scene in its menu, in order', async () => {

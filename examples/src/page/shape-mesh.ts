@@ -21,7 +21,7 @@ export function shapeGeometry(g: ShapeGeometry): THREE.BufferGeometry {
     case 'trimesh': {
       const geo = new THREE.BufferGeometry();
       geo.setAttribute('position', new THREE.Float32BufferAttribute(g.vertices, 3));
-      geo.setIndex(g.indices);
+      geo.setIndex(Array.from(g.indices));
       geo.computeVertexNormals();
       return geo;
     }

@@ -5,7 +5,8 @@
  * is let go and the muscle tone fades to a residual over the chosen time while the joint limits
  * keep the body human. A click shoots it instead: an impulse at the point clicked.
  */
-import { RowTag, World, type Body } from '@sinew/constraints';
+import { World, type Body } from '@sinew/constraints';
+import { RowTag } from '@sinew/constraints/internals';
 import { MotionFollower, type JointTrajectory } from '@sinew/characters';
 import { ModelBuilder, State, forwardKinematics, type Model } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';

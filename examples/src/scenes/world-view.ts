@@ -3,7 +3,8 @@
  * forces of the last step for SceneView.contacts, the world's energy and limit errors for stats,
  * and an impulse at a point of a body (a push, a hit).
  */
-import { PointPin, RowTag, World, type Body, type ConstraintSource, type RowBuffer, type StepContext } from '@sinew/constraints';
+import { PointPin, World, type Body, type ConstraintSource, type StepContext } from '@sinew/constraints';
+import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
 import { excludeOverlappingLinkPairs, type JointTrajectory } from '@sinew/characters';
 import { accelerationDeltasPointForce, forwardDynamics, forwardKinematics, kineticEnergy, pointPosition, pointVelocity, potentialEnergy, type Model } from '@sinew/featherstone';
 import { maxLimitViolation } from '../sim/metrics.js';

@@ -83,7 +83,7 @@ function rayShape(shape: ShapeDesc, o: Float64Array, d: Float64Array): number {
     case 'capsule':
       return rayCapsule(so, sd, g.radius, g.halfLength);
     case 'box':
-      return rayBox(so, sd, g.halfExtents);
+      return rayBox(so, sd, Array.from(g.halfExtents));
     case 'convex': {
       let cx = 0, cy = 0, cz = 0;
       const n = g.points.length / 3;

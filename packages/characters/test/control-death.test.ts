@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { forwardKinematics, JointType, kineticEnergy, pointVelocity, State, type Model } from '@sinew/featherstone';
-import { CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_DEPTH, CONTACT_F64_STRIDE, CONTACT_I32_STRIDE, CONTACT_LINK_A, CONTACT_LINK_B, World } from '@sinew/constraints';
+import { World } from '@sinew/constraints';
+import { CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_DEPTH, CONTACT_F64_STRIDE, CONTACT_I32_STRIDE, CONTACT_LINK_A, CONTACT_LINK_B } from '@sinew/constraints/internals';
 import { BVH_SCALE, importBvh } from '../src/bvh/index.js';
 import { characterFromJSON } from '../src/format/index.js';
 import { humanoid } from '../src/presets/index.js';

@@ -48,7 +48,7 @@ function soleHeight(s: State): number {
   let low = Infinity;
   for (const foot of ['foot_left', 'foot_right']) {
     const f = model.linkIndex(foot), P = s.work.pose;
-    const hb = (model.shapes[f][0].geometry as { halfExtents: [number, number, number] }).halfExtents, c = model.shapes[f][0].position!;
+    const hb = (model.shapes[f][0].geometry as { halfExtents: ArrayLike<number> }).halfExtents, c = model.shapes[f][0].position!;
     for (const sx of [-1, 1]) for (const sy of [-1, 1]) for (const sz of [-1, 1]) {
       const l = [c[0] + sx * hb[0], c[1] + sy * hb[1], c[2] + sz * hb[2]];
       low = Math.min(low, P[12 * f + 3] * l[0] + P[12 * f + 4] * l[1] + P[12 * f + 5] * l[2] + P[12 * f + 10]);

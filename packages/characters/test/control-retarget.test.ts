@@ -131,7 +131,7 @@ describe('the CMU walk retargeted onto the humanoid preset', () => {
         const k2 = Math.min(traj.frameCount - 1, k + 1);
         const s2 = keyState(k2);
         const speed = Math.hypot(s2.work.pose[12 * f + 9] - P[12 * f + 9], s2.work.pose[12 * f + 11] - P[12 * f + 11]) / (traj.times[k2] - traj.times[k] || 1);
-        const hb = model.shapes[f][0].geometry as { halfExtents: [number, number, number] };
+        const hb = model.shapes[f][0].geometry as { halfExtents: ArrayLike<number> };
         const c = model.shapes[f][0].position!;
         let low = Infinity;
         for (const sx of [-1, 1]) for (const sy of [-1, 1]) for (const sz of [-1, 1]) {
@@ -174,7 +174,7 @@ describe('the CMU walk retargeted onto the humanoid preset', () => {
       let low = Infinity;
       for (const foot of ['foot_left', 'foot_right']) {
         const f = model.linkIndex(foot);
-        const hb = (model.shapes[f][0].geometry as { halfExtents: [number, number, number] }).halfExtents, c = model.shapes[f][0].position!;
+        const hb = (model.shapes[f][0].geometry as { halfExtents: ArrayLike<number> }).halfExtents, c = model.shapes[f][0].position!;
         for (const sx of [-1, 1]) for (const sy of [-1, 1]) for (const sz of [-1, 1]) {
           const l = [c[0] + sx * hb[0], c[1] + sy * hb[1], c[2] + sz * hb[2]];
           low = Math.min(low, P[12 * f + 3] * l[0] + P[12 * f + 4] * l[1] + P[12 * f + 5] * l[2] + P[12 * f + 10]);

@@ -20,7 +20,7 @@ function extent(model: Model, k: number): [number, number] {
       const g = s.geometry;
       const e = g.type === 'sphere' ? g.radius
         : g.type === 'capsule' ? Math.abs(row[1]) * g.halfLength + g.radius
-          : g.type === 'box' ? g.halfExtents.reduce((sum, h, c) => sum + Math.abs(row[c]) * h, 0) : NaN;
+          : g.type === 'box' ? Array.from(g.halfExtents).reduce((sum, h, c) => sum + Math.abs(row[c]) * h, 0) : NaN;
       lo = Math.min(lo, centre - e);
       hi = Math.max(hi, centre + e);
     }

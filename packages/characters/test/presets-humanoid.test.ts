@@ -49,7 +49,7 @@ function verticalExtent(model: Model): [number, number] {
       let e: number;
       if (g.type === 'sphere') e = g.radius;
       else if (g.type === 'capsule') e = Math.abs(rowY[1]) * g.halfLength + g.radius;
-      else if (g.type === 'box') e = g.halfExtents.reduce((sum, h, k) => sum + Math.abs(rowY[k]) * h, 0);
+      else if (g.type === 'box') e = Array.from(g.halfExtents).reduce((sum, h, k) => sum + Math.abs(rowY[k]) * h, 0);
       else throw new Error(g.type);
       lo = Math.min(lo, c - e);
       hi = Math.max(hi, c + e);

@@ -25,7 +25,8 @@
  */
 import { fmt, printTable, record, writeResults, type Timing } from '../../../bench/harness.js';
 import { forwardKinematics, JointType, type Model } from '@sinew/featherstone';
-import { Body, ConstraintSolver, RowBuffer, RowTag } from '../src/index.js';
+import { Body } from '../src/index.js';
+import { ConstraintSolver, RowBuffer, RowTag } from '../src/internals.js';
 import { humanoidTree } from '../test/humanoid-fixture.js';
 
 const COMMAND = 'pnpm bench packages/constraints/bench/kbuild.bench.ts';

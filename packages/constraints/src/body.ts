@@ -6,6 +6,7 @@ import { State, forwardDynamics, freeRootCount, type Model } from '@sinew/feathe
 import { implicitGyroscopicDelta } from './gyroscopic.js';
 import { linkDeltasFromJointDeltas } from './solver/link-deltas.js';
 
+/** An articulated body in a World: a Model, its State and the per-body data the step needs (returned by `World.addBody`). */
 export class Body {
   readonly index: number;
   readonly name: string;

@@ -1,12 +1,12 @@
-export * from './lcp/index.js';
-export { RowBuffer, RowType, RowTag, ROW_TAG_NAMES, type RowTypeCode, type RowTagCode } from './rows/row-buffer.js';
-export { rowAcceleration, rowVelocity, rowSideDelta, rowSideTestForce, rowSides } from './rows/measure.js';
-export { ConstraintSolver, type KMethod } from './solver/constraint-solver.js';
+// Solver internals (LCP, rows, ConstraintSolver, the contact buffer's layout): './internals.ts',
+// published as '@sinew/constraints/internals'.
+export type { KMethod } from './solver/constraint-solver.js';
 export { Body } from './body.js';
 export type { ConstraintSource, StepContext } from './sources/source.js';
 export { JointLimits, worstLimitViolation, type JointLimitOptions } from './sources/joint-limits.js';
 export { PointPin, HingePin, type PinTarget } from './sources/pin.js';
 export { TrajectoryFollower, VelocityMotor, gainsFromSettleTime, jointError, CRITICAL_SETTLE_FACTOR, type GainRule } from './sources/drives.js';
 export { World, type WorldOptions, type StepStats, type StabilizationMode } from './world.js';
+export type { WorldState } from './world-state.js';
 export { ContactSource, type ContactOptions } from './sources/contacts.js';
 export * from './collision/index.js';

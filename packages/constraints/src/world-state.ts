@@ -35,6 +35,7 @@ import type { ConstraintSource } from './sources/source.js';
 import type { WarmStartTable } from './solver/warm-start.js';
 import type { KeptSolverState } from './solver/constraint-solver.js';
 
+/** A saved World (`World.saveState`): every body's state and what the step keeps between steps, restored bit for bit by `World.restoreState`. */
 export interface WorldState {
   /** Simulated time (s). */
   time: number;

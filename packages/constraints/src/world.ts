@@ -41,8 +41,10 @@ import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource, StepContext } from './sources/source.js';
 import { refusedInput, restoreWorldState, saveWorldState, type WorldState } from './world-state.js';
 
+/** How position drift is removed after a step: 'post' (post-stabilisation), 'baumgarte' (a velocity bias) or 'none'. */
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
 
+/** Options of a World: gravity, substeps, solver, stabilisation, the per-step budget, contacts, friction, sleep and the energy bound. */
 export interface WorldOptions {
   /** Gravity (default [0, -9.81, 0]); applied to every body added. */
   gravity?: ArrayLike<number>;
@@ -119,6 +121,7 @@ export interface WorldOptions {
   energyBound?: boolean;
 }
 
+/** What one `World.step` did: time, rows, islands, solver iterations and residual, halvings, impacts and position errors. */
 export interface StepStats {
   /** Simulated time after the step (s). */
   time: number;
@@ -238,6 +241,7 @@ const RECOVERY_SUBSTEPS = 4;
 /** How many sweeps on a kept K (each checked exactly) solveIsland tries before it builds K afresh. */
 const REFINE_ROUNDS = 2;
 
+/** The simulation: articulated bodies, static and kinematic shapes, constraint sources, and `step(dt)`, which detects contacts, solves, integrates and stabilises. */
 export class World {
   readonly bodies: Body[] = [];
   readonly sources: ConstraintSource[] = [];

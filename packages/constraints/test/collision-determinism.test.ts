@@ -4,9 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ShapeDesc } from '@sinew/featherstone';
-import {
-  CONTACT_F64_STRIDE, CONTACT_I32_STRIDE, CONTACT_SHAPE_A, CONTACT_SHAPE_B, CollisionWorld,
-} from '../src/collision/index.js';
+import { CollisionWorld } from '../src/collision/index.js';
+import { CONTACT_F64_STRIDE, CONTACT_I32_STRIDE, CONTACT_SHAPE_A, CONTACT_SHAPE_B } from '../src/internals.js';
 import {
   IDENTITY, type Contact, add, makePose, mulberry32, norm, quatAxisAngle, randomRotation, readContacts, rotationAxisAngle, sub,
 } from './collision-helpers.js';

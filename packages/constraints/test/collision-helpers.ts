@@ -12,11 +12,8 @@
  * by its radius); oracleDepth / roughDepth approximate it by sampling the sphere of directions
  * (used only to place shapes at a wanted depth).
  */
-import {
-  CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_DEPTH, CONTACT_F64_STRIDE, CONTACT_FEATURE, CONTACT_FRICTION, CONTACT_I32_STRIDE,
-  CONTACT_LINK_A, CONTACT_LINK_B, CONTACT_NORMAL, CONTACT_POINT_A, CONTACT_POINT_B, CONTACT_RESTITUTION, CONTACT_SHAPE_A,
-  CONTACT_SHAPE_B, CONTACT_SUB_SHAPE, CollisionWorld, type ContactBuffer,
-} from '../src/collision/index.js';
+import { CollisionWorld } from '../src/collision/index.js';
+import { CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_DEPTH, CONTACT_F64_STRIDE, CONTACT_FEATURE, CONTACT_FRICTION, CONTACT_I32_STRIDE, CONTACT_LINK_A, CONTACT_LINK_B, CONTACT_NORMAL, CONTACT_POINT_A, CONTACT_POINT_B, CONTACT_RESTITUTION, CONTACT_SHAPE_A, CONTACT_SHAPE_B, CONTACT_SUB_SHAPE, type ContactBuffer } from '../src/internals.js';
 import type { ShapeDesc } from '@sinew/featherstone';
 
 export type V3 = [number, number, number];

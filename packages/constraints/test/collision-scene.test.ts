@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ShapeDesc } from '@sinew/featherstone';
-import {
-  CollisionWorld, MANIFOLD_COUNT, MANIFOLD_FIRST, MANIFOLD_SHAPE_A, MANIFOLD_SHAPE_B, MANIFOLD_STRIDE,
-} from '../src/collision/index.js';
+import { CollisionWorld } from '../src/collision/index.js';
+import { MANIFOLD_COUNT, MANIFOLD_FIRST, MANIFOLD_SHAPE_A, MANIFOLD_SHAPE_B, MANIFOLD_STRIDE } from '../src/internals.js';
 import { IDENTITY, makePose, mulberry32, quatAxisAngle, randomRotation, readContacts, rotationAxisAngle } from './collision-helpers.js';
 
 function pile(world: CollisionWorld, seed: number): Float64Array[] {

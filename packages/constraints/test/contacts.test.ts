@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder, forwardKinematics, kineticEnergy, momentum, type Model } from '@sinew/featherstone';
-import { RowTag, World, type Body } from '../src/index.js';
+import { World, type Body } from '../src/index.js';
+import { RowTag } from '../src/internals.js';
 import { rodChain } from './chain-fixture.js';
 import { humanoidTree } from './humanoid-fixture.js';
 

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { lusolve, matrix, type Matrix } from 'mathjs';
 import { ModelBuilder, State, forwardKinematics, linkJacobian, massMatrix, pointJacobian, type Model } from '@sinew/featherstone';
-import { Body, ConstraintSolver, RowBuffer, RowTag, RowType } from '../src/index.js';
+import { Body } from '../src/index.js';
+import { ConstraintSolver, RowBuffer, RowTag, RowType } from '../src/internals.js';
 
 function rng(seed: number) {
   let a = seed >>> 0;

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder, State, forwardKinematics } from '@sinew/featherstone';
-import { RowBuffer, RowTag, World, rowVelocity, type Body } from '../src/index.js';
+import { World, type Body } from '../src/index.js';
+import { RowBuffer, RowTag, rowVelocity } from '../src/internals.js';
 import { rodChain } from './chain-fixture.js';
 
 const LOWER = -0.5;

@@ -7,6 +7,7 @@ import type { Model } from './model.js';
 import { congruenceInertia, mulMat6Vec, xformForceTransposed, type Arr } from './spatial.js';
 import type { State } from './state.js';
 
+/** The joint-space mass matrix M(q) by the composite-rigid-body algorithm, written row-major into `outM` (nv x nv). */
 export function massMatrix(model: Model, state: State, outM: Arr): Arr {
   const nv = model.nv;
   if (outM.length < nv * nv) throw new RangeError(`massMatrix: output of ${outM.length} numbers, expected ${nv * nv}`);

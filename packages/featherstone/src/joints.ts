@@ -11,6 +11,7 @@
  */
 import { quatMul, quatToMat, type Arr } from './spatial.js';
 
+/** Joint type codes as stored in a Model (`model.jointType[i]`), by name. */
 export const JointType = {
   fixed: 0,
   revolute: 1,
@@ -18,9 +19,12 @@ export const JointType = {
   spherical: 3,
   free: 4,
 } as const;
+/** A joint type's name: 'fixed', 'revolute', 'prismatic', 'spherical' or 'free'. */
 export type JointTypeName = keyof typeof JointType;
+/** A joint type code, one of the values of `JointType`. */
 export type JointTypeCode = (typeof JointType)[JointTypeName];
 
+/** Joint type names indexed by their code (`JOINT_TYPE_NAMES[JointType.free] === "free"`). */
 export const JOINT_TYPE_NAMES: readonly JointTypeName[] = ['fixed', 'revolute', 'prismatic', 'spherical', 'free'];
 
 /** Position-coordinate count of a joint type. */

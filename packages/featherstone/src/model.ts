@@ -18,6 +18,7 @@ export class ModelError extends Error {
   }
 }
 
+/** A 3-vector as the model builder takes it: a tuple, a typed array or a gl-matrix `vec3`. */
 export type Vec3Tuple = readonly [number, number, number] | ArrayLike<number>;
 
 /** Range of a spherical joint: a swing cone (elliptical, two half-angles) about the twist axis and a twist range. */
@@ -30,6 +31,7 @@ export interface SphericalLimits {
   twist: readonly [number, number];
 }
 
+/** The joint that connects a link to its parent: type, axis, frame in the parent link, limits, damping, armature and spring. */
 export interface JointSpec {
   type: JointTypeName;
   /** Joint name (default: the link's name). Names are unique across the model. */
@@ -51,6 +53,7 @@ export interface JointSpec {
   springRef?: number;
 }
 
+/** One link for `ModelBuilder.addLink`: its name, parent, joint, mass properties and collision shapes. */
 export interface LinkSpec {
   name: string;
   /** Parent link: its index, its name, or -1 / null for the world. The parent must already exist. */
@@ -64,6 +67,7 @@ export interface LinkSpec {
   shapes?: ShapeDesc[];
 }
 
+/** What a model knows of one joint: its name, link, type and where its coordinates sit in q and qd. */
 export interface JointInfo {
   readonly name: string;
   readonly link: number;
@@ -76,6 +80,7 @@ export interface JointInfo {
   readonly nv: number;
 }
 
+/** Options of `ModelBuilder.build` that apply to the whole model (gravity). */
 export interface ModelOptions {
   /** Gravity in world coordinates (default [0, -9.81, 0]). */
   gravity?: Vec3Tuple;
@@ -83,6 +88,7 @@ export interface ModelOptions {
 
 const DEFAULT_GRAVITY = [0, -9.81, 0];
 
+/** An immutable articulated model: topology, joints, inertias, limits and shapes of a tree of links, shared by every State built on it. */
 export class Model {
   readonly nLinks: number;
   readonly nq: number;

@@ -10,6 +10,7 @@ import type { Model } from './model.js';
 import { crossForce, mulMat6Vec, xformForceTransposed, xformMotion, type Arr } from './spatial.js';
 import type { State } from './state.js';
 
+/** Inverse dynamics by the recursive Newton-Euler algorithm: the joint forces `outTau` that give accelerations `qdd` in the current state (gravity and external forces included). */
 export function inverseDynamics(model: Model, state: State, qdd: ArrayLike<number>, outTau: Arr): Arr {
   forwardKinematics(model, state, true);
   const w = state.work;

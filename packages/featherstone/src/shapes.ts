@@ -3,26 +3,36 @@
  * @sinew/constraints. Poses are in the owning link's frame (or the world, for static geometry).
  */
 
-export type Vec3Like = ArrayLike<number>; // [x, y, z]
-export type QuatLike = ArrayLike<number>; // [x, y, z, w]
+/**
+ * A 3-vector [x, y, z] as the API takes it: a tuple, a `Float64Array`, or gl-matrix's `vec3` /
+ * `ReadonlyVec3` (a `Float32Array` by default). Read once where it is given and stored as float64.
+ */
+export type Vec3Like = ArrayLike<number>;
+/**
+ * A quaternion [x, y, z, w] as the API takes it: a tuple, a `Float64Array`, or gl-matrix's `quat` /
+ * `ReadonlyQuat`. Read once where it is given and stored as float64.
+ */
+export type QuatLike = ArrayLike<number>;
 
+/** The geometry of a collision shape, told apart by `type`; arrays may be tuples, typed arrays or gl-matrix vectors. */
 export type ShapeGeometry =
   | { type: 'sphere'; radius: number }
   /** Capsule whose axis is the local Y axis (as three.js CapsuleGeometry); total length 2*halfLength + 2*radius. */
   | { type: 'capsule'; radius: number; halfLength: number }
-  | { type: 'box'; halfExtents: [number, number, number] }
+  | { type: 'box'; halfExtents: Vec3Like }
   /** Convex hull of points given as flat [x0, y0, z0, x1, ...]. */
-  | { type: 'convex'; points: number[] }
+  | { type: 'convex'; points: ArrayLike<number> }
   /** Static only: the plane through the local origin with normal local +Y (solid below). */
   | { type: 'plane' }
   /** Static only: a triangle mesh, vertices flat xyz, indices three per triangle (counter-clockwise seen from outside). */
-  | { type: 'trimesh'; vertices: number[]; indices: number[] }
+  | { type: 'trimesh'; vertices: ArrayLike<number>; indices: ArrayLike<number> }
   /**
    * Static only: heights[row * cols + col] at x = col * spacingX, z = row * spacingZ in the local frame
    * (y up); solid below the surface.
    */
-  | { type: 'heightfield'; rows: number; cols: number; spacingX: number; spacingZ: number; heights: number[] };
+  | { type: 'heightfield'; rows: number; cols: number; spacingX: number; spacingZ: number; heights: ArrayLike<number> };
 
+/** A collision shape on a link or in the world: its geometry, pose, material and collision filter. */
 export interface ShapeDesc {
   geometry: ShapeGeometry;
   /** Offset of the shape's origin in the link (or world) frame. Default [0, 0, 0]. */

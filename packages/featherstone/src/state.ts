@@ -27,7 +27,7 @@ export class Workspace {
   readonly Dinv: Float64Array;
   /** What the articulated-body algorithm adds to each joint's D: armature + h damping, h the state's implicitDampingStep (nv). */
   readonly jointArmature: Float64Array;
-  /** [h]: the state's implicitDampingStep (kept in an array: a double written to a field may go on the heap). */
+  /** `[h]`: the state's implicitDampingStep (kept in an array: a double written to a field may go on the heap). */
   readonly dampingStep = new Float64Array(1);
   /** u = tau - S^T p^A, 6 per link. */
   readonly u: Float64Array;
@@ -95,6 +95,7 @@ export class Workspace {
   }
 }
 
+/** The per-character state of a Model: joint positions `q`, velocities `qd`, forces, link poses and the algorithms' scratch, in flat float64 arrays; saved and restored bit for bit. */
 export class State {
   readonly model: Model;
   /** Joint positions (see joints.ts for the layout per joint type). */

@@ -7,8 +7,10 @@
  */
 import { quatFromAxisAngle, quatMultiply } from '../motion/quat.js';
 
+/** A BVH channel name. */
 export type BvhChannel = 'Xposition' | 'Yposition' | 'Zposition' | 'Xrotation' | 'Yrotation' | 'Zrotation';
 
+/** The six BVH channel names. */
 export const BVH_CHANNELS: readonly BvhChannel[] = ['Xposition', 'Yposition', 'Zposition', 'Xrotation', 'Yrotation', 'Zrotation'];
 
 /** The channel a name stands for, case-insensitively; undefined for an unknown name. */

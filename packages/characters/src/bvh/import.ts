@@ -24,6 +24,7 @@ export const BVH_SCALE = Object.freeze({
   cmu: 0.0254 / 0.45,
 });
 
+/** Options of `importBvh`: file name for errors, scale to metres, clip name and wrap mode. */
 export interface BvhImportOptions {
   /** Name used in errors (default '<input>'). */
   file?: string;
@@ -35,6 +36,7 @@ export interface BvhImportOptions {
   wrap?: WrapMode;
 }
 
+/** One joint as the BVH file declares it: name, parent, channels, rotation order and column in a motion row. */
 export interface BvhJointInfo {
   name: string;
   parent: number;
@@ -46,6 +48,7 @@ export interface BvhJointInfo {
   line: number;
 }
 
+/** What `importBvh` returns: the skeleton, the motion clip, and the joints as the file declares them. */
 export interface BvhImport {
   skeleton: Skeleton;
   clip: MotionClip;
@@ -60,6 +63,7 @@ export interface BvhImport {
   values: Float64Array;
 }
 
+/** Imports a BVH motion capture file (text or bytes) into a Skeleton and a MotionClip; errors name the line and what was expected. */
 export function importBvh(source: string | Uint8Array | ArrayBuffer, options: BvhImportOptions = {}): BvhImport {
   const file = options.file ?? '<input>';
   return withImportErrors(file, () => readBvh(source, options, file));

@@ -15,6 +15,7 @@ import type { JointTrajectory } from './joint-trajectory.js';
 import type { JointGroup, PerGroup } from './joint-groups.js';
 import { MotionFollower, type DeathOptions } from './motion-follower.js';
 
+/** Options of `startDeathScene`: the motion before death, when death comes, gains and torque limits, and the death itself. */
 export interface DeathSceneOptions extends DeathOptions {
   /** The motion the character was playing: a trajectory, or a clip with its Retargeter. */
   trajectory?: JointTrajectory;

@@ -22,6 +22,7 @@ import {
   accelerationDeltasPointForce, accelerationDeltasTorque, choleskyFactor, choleskySolve, forwardDynamics, forwardKinematics, momentum, type Model, type State,
 } from '@sinew/featherstone';
 
+/** Options of `applyImpulse`: degrees of freedom held still. */
 export interface ImpulseOptions {
   /** Dofs held still (velocity indices), e.g. [0..5] for a kinematically driven free root. */
   hold?: ArrayLike<number>;

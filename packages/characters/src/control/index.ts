@@ -19,4 +19,4 @@ export type { DeathSceneOptions } from './death-scene.js';
 export { PdController, StablePdController } from './pd-control.js';
 export type { PdGainsOptions } from './pd-control.js';
 export { excludeOverlappingLinkPairs } from './self-collision.js';
-export { SphericalLimitGuard, ensureSphericalLimitGuard } from './limit-guard.js';
+export { SphericalLimitGuard, ensureSphericalLimitGuard, type SphericalLimitGuardOptions } from './limit-guard.js';

@@ -9,8 +9,10 @@
 import type { Model } from '@sinew/featherstone';
 import { segmentFromPattern } from '../motion/bone-names.js';
 
+/** A group of joints that share gains and tone: root, spine, head, arms, legs, other. */
 export type JointGroup = 'root' | 'spine' | 'head' | 'arms' | 'legs' | 'other';
 
+/** The joint groups, in order. */
 export const JOINT_GROUPS: readonly JointGroup[] = ['root', 'spine', 'head', 'arms', 'legs', 'other'];
 
 /** A value for every group, or one number for all. */

@@ -18,6 +18,7 @@ import {
 import type { Retargeter } from '../motion/retarget.js';
 import { projectIntoLimits } from './joint-range.js';
 
+/** Options of a JointTrajectory: wrap mode, the difference step of its velocities, and a name. */
 export interface JointTrajectoryOptions {
   /** What sampling outside [startTime, endTime] does (default 'clamp'). */
   wrap?: WrapMode;
@@ -26,6 +27,7 @@ export interface JointTrajectoryOptions {
   name?: string;
 }
 
+/** Joint targets of a model over time (q at sample times), sampled with velocities and accelerations for trajectory following. */
 export class JointTrajectory {
   readonly model: Model;
   readonly name: string;

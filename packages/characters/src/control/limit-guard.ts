@@ -27,9 +27,11 @@
  * One guard per World (ensureSphericalLimitGuard); MotionFollower adds it.
  */
 import { JointType, type Model } from '@sinew/featherstone';
-import { RowTag, type Body, type ConstraintSource, type RowBuffer, type StepContext, type World } from '@sinew/constraints';
+import type { Body, ConstraintSource, StepContext, World } from '@sinew/constraints';
+import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
 import { sphericalExcess } from './joint-range.js';
 
+/** Options of the SphericalLimitGuard: margin, swing-twist handling and which rows it adds. */
 export interface SphericalLimitGuardOptions {
   /**
    * Rows are added within this distance of a stop (rad), or when the stop would be reached within
@@ -49,6 +51,7 @@ function guardKey(body: number, link: number, which: number): number {
   return ((7 * 4096 + body) * 65536 + link) * 8 + which;
 }
 
+/** Rows that keep ball joints inside their swing cones and twist ranges while a motion is followed. */
 export class SphericalLimitGuard implements ConstraintSource {
   margin: number;
   twistSwing: number;

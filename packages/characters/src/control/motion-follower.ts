@@ -25,7 +25,8 @@
  * fades it to a residual and lets the root go.
  */
 import { forwardKinematics, JointType, type Model } from '@sinew/featherstone';
-import { gainsFromSettleTime, TrajectoryFollower, type Body, type ConstraintSource, type RowBuffer, type StepContext, type World } from '@sinew/constraints';
+import { gainsFromSettleTime, TrajectoryFollower, type Body, type ConstraintSource, type StepContext, type World } from '@sinew/constraints';
+import type { RowBuffer } from '@sinew/constraints/internals';
 import type { MotionClip, WrapMode } from '../motion/clip.js';
 import type { Retargeter } from '../motion/retarget.js';
 import { applyImpulse, impulseAsForce } from './impulse.js';
@@ -35,6 +36,7 @@ import { projectIntoLimits } from './joint-range.js';
 import { ensureSphericalLimitGuard } from './limit-guard.js';
 import { MuscleTone } from './muscle-tone.js';
 
+/** How a MotionFollower drives the root: 'kinematic' (follows the clip's root path), 'assisted' (bounded virtual force and torque) or 'free' (not driven). */
 export type RootMode = 'kinematic' | 'assisted' | 'free';
 
 /** Settle times (s) of the drives per group: the time a joint alone takes to cover 90 % of a step, critically damped. */
@@ -46,6 +48,7 @@ export const DEFAULT_SETTLE_TIMES: Record<JointGroup, number> = { root: 0.05, sp
  */
 export const DEFAULT_MAX_TORQUES: Record<JointGroup, number> = { root: Infinity, spine: 200, head: 40, arms: 60, legs: 250, other: 60 };
 
+/** Options of a MotionFollower: the motion, playback, root mode and assist, settle time, torque limits per group, feedforward and the limit guard. */
 export interface MotionFollowerOptions {
   /** The motion as joint targets of the body's model (retargetClip(...).trajectory), or... */
   trajectory?: JointTrajectory;
@@ -86,6 +89,7 @@ export interface MotionFollowerOptions {
   initialize?: boolean;
 }
 
+/** A hit: link, world point and impulse, and the dip in muscle tone it causes. */
 export interface HitOptions {
   /** Link hit (index or name). */
   link: number | string;
@@ -103,6 +107,7 @@ export interface HitOptions {
   recoverTime?: number;
 }
 
+/** A death: where it starts from, an impulse at that moment, and how the muscle tone fades. */
 export interface DeathOptions {
   /** Start from the clip's pose and velocity at the current clip time (default true); false keeps the simulated state. */
   fromClip?: boolean;
@@ -127,6 +132,7 @@ export interface DeathOptions {
 
 let nextId = 1;
 
+/** Makes a body follow a motion (clip or joint trajectory) with bounded joint torques, reacting to hits and the ground; `die()` turns it into a ragdoll. */
 export class MotionFollower implements ConstraintSource {
   readonly id = nextId++;
   enabled = true;

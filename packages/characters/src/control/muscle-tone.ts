@@ -12,6 +12,7 @@ interface Ramp {
   to: number;
 }
 
+/** A factor on joint torque limits over time (1 full strength, 0 limp), as a schedule of smooth ramps: a death fades it, a hit dips it. */
 export class MuscleTone {
   private ramps: Ramp[] = [];
   private base: number;

@@ -28,6 +28,7 @@ import { choleskyFactor, choleskySolve, forwardKinematics, inverseDynamics, Join
 import { jointError } from '@sinew/constraints';
 import type { JointDrive } from '../format/types.js';
 
+/** Gains and torque bounds of a PD controller (one value for all degrees of freedom or one per degree of freedom), or drives to take them from, and whether to skip the root. */
 export interface PdGainsOptions {
   /** Stiffness per dof (N m / rad) or one number for every actuated dof. */
   kp?: ArrayLike<number> | number;
@@ -111,6 +112,7 @@ abstract class JointTorqueController {
   abstract apply(dt: number): Float64Array;
 }
 
+/** Explicit PD: joint torques tau = Kp (q_d - q) + Kd (qd_d - qd) toward a target, written into state.tau every step. */
 export class PdController extends JointTorqueController {
   apply(_dt: number): Float64Array {
     this.positionError();
@@ -121,6 +123,7 @@ export class PdController extends JointTorqueController {
   }
 }
 
+/** Stable PD (Tan, Liu and Turk 2011): the gains act on the state one step ahead, so stiff gains stay stable. */
 export class StablePdController extends JointTorqueController {
   private readonly M: Float64Array;
   private readonly C: Float64Array;

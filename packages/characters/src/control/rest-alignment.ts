@@ -35,6 +35,7 @@ import { Skeleton, type BoneDesc } from '../motion/skeleton.js';
 /** Bone name -> joint name (or several joints, parent to child, sharing one bone), as the Retargeter takes it. */
 export type BoneMap = Readonly<Record<string, string | readonly string[]>>;
 
+/** A skeleton whose rest pose is aligned to a model's neutral pose, with each bone's correction. */
 export interface RestAlignment {
   /** The skeleton with its rest pose aligned to the model's neutral pose (same bones, offsets and order). */
   skeleton: Skeleton;
@@ -44,6 +45,7 @@ export interface RestAlignment {
   angles: Float64Array;
 }
 
+/** Options of the rest alignment: root position, bones to keep as they are, and the clip of hinges. */
 export interface RestAlignmentOptions {
   /** Root bone position of the aligned skeleton's rest pose (default: the skeleton's own root offset). */
   rootOffset?: ArrayLike<number>;

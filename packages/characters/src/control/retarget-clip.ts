@@ -22,6 +22,7 @@ import { JointTrajectory } from './joint-trajectory.js';
 import { alignSkeletonRest, clipOnSkeleton, type BoneMap, type RestAlignment } from './rest-alignment.js';
 import { lowestShape, lowestShapePoint, shapeBottom } from './shape-bounds.js';
 
+/** Options of `retargetClip`: the bone map, the frames to use, rest alignment, root scale, limits and floor levelling. */
 export interface ClipRetargetOptions {
   /** Bone name -> joint name(s) of the model (e.g. CMU_TO_HUMANOID). */
   map: BoneMap;
@@ -65,6 +66,7 @@ export interface ClipRetargetOptions {
   differenceStep?: number;
 }
 
+/** What `retargetClip` returns: the joint trajectory, the aligned clip and skeleton, the retargeter, and how the clip was scaled and levelled. */
 export interface RetargetedClip {
   /** The model's joint targets, frame by frame: give this to a MotionFollower. */
   trajectory: JointTrajectory;
@@ -165,6 +167,7 @@ function solve3(A: Float64Array, b: Float64Array): [number, number, number] | nu
   return out;
 }
 
+/** Retargets a motion clip to a model once: rest alignment, root path scaled, floor levelled, every frame turned into joint targets. */
 export function retargetClip(model: Model, clip: MotionClip, options: ClipRetargetOptions): RetargetedClip {
   const map = options.map;
   const source = options.frames ? clipFrames(clip, options.frames[0], options.frames[1]) : clip;

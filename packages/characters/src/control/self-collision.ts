@@ -8,7 +8,8 @@
  * let those pairs pass through each other and keep every other pair colliding.
  */
 import { forwardKinematics } from '@sinew/featherstone';
-import { CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_DEPTH, CONTACT_F64_STRIDE, CONTACT_I32_STRIDE, CONTACT_LINK_A, CONTACT_LINK_B, type Body, type World } from '@sinew/constraints';
+import type { Body, World } from '@sinew/constraints';
+import { CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_DEPTH, CONTACT_F64_STRIDE, CONTACT_I32_STRIDE, CONTACT_LINK_A, CONTACT_LINK_B } from '@sinew/constraints/internals';
 import { JointTrajectory } from './joint-trajectory.js';
 
 /**

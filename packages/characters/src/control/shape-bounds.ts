@@ -30,7 +30,7 @@ export function shapeBottom(state: State, link: number, shape: ShapeDesc, at?: F
       y = cy - Math.abs(r1) * g.halfLength - g.radius;
       break;
     case 'box': {
-      const [hx, hy, hz] = g.halfExtents;
+      const hx = g.halfExtents[0], hy = g.halfExtents[1], hz = g.halfExtents[2];
       lx = r0 > 0 ? -hx : hx; ly = r1 > 0 ? -hy : hy; lz = r2 > 0 ? -hz : hz;
       y = cy + r0 * lx + r1 * ly + r2 * lz;
       break;

@@ -34,6 +34,7 @@ import { shapeToDesc } from './shapes.js';
 import type { CharacterDescription, JointDescription, JointDrive } from './types.js';
 import { validateCharacter } from './validate.js';
 
+/** A character built from its description: the Model, the drives of its joints, and the validated description. */
 export interface Character {
   model: Model;
   /** Drive gains of the joints that have a drive, in link order. */

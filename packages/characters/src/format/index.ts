@@ -17,4 +17,6 @@ export {
   type RangeLimits,
   type SettleTimeDrive,
   type ShapeDescription,
+  type ShapeCommon,
 } from './types.js';
+export type { Vec3, Quat, Inertia6, MassProps } from './math.js';

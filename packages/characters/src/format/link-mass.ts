@@ -7,6 +7,7 @@ import { combineMass, quatNormalize, transformMass, type Inertia6, type MassProp
 import { boxMass, boxVolume, capsuleMass, capsuleVolume, sphereMass, sphereVolume } from './solids.js';
 import type { LinkDescription, ShapeDescription } from './types.js';
 
+/** The volume of a shape description (m^3). */
 export function shapeVolume(s: ShapeDescription): number {
   switch (s.type) {
     case 'sphere': return sphereVolume(s.radius);

@@ -5,6 +5,7 @@
  */
 
 export type Vec3 = [number, number, number];
+/** A quaternion [x, y, z, w]. */
 export type Quat = [number, number, number, number];
 /** Row-major 3x3 matrix. */
 export type Mat3 = [number, number, number, number, number, number, number, number, number];

@@ -13,9 +13,12 @@
 import type { JointTypeName } from '@sinew/featherstone';
 import type { Inertia6, Quat, Vec3 } from './math.js';
 
+/** The `format` field of a character description. */
 export const CHARACTER_FORMAT = 'sinew-character';
+/** The version of the character format this package writes and reads. */
 export const CHARACTER_FORMAT_VERSION = 1;
 
+/** A character in the JSON character format: links, joints, shapes, drives and gravity (see schema/character.schema.json). */
 export interface CharacterDescription {
   format: typeof CHARACTER_FORMAT;
   version: typeof CHARACTER_FORMAT_VERSION;
@@ -28,6 +31,7 @@ export interface CharacterDescription {
   metadata?: Record<string, unknown>;
 }
 
+/** A link of a character description: name, parent, joint, mass properties and shapes. */
 export interface LinkDescription {
   name: string;
   /** Name of the parent link (listed earlier), or null for a link jointed to the world. */
@@ -48,6 +52,7 @@ export interface LinkDescription {
   shapes?: ShapeDescription[];
 }
 
+/** A link's joint in a character description: type, frame in the parent, axis, limits, damping and drive. */
 export interface JointDescription {
   type: JointTypeName;
   /** Default: the link's name. */
@@ -88,6 +93,7 @@ export interface ConeLimits {
 
 /** Drive gains given directly, or from a settle time (see drives.ts). */
 export type DriveDescription = GainDrive | SettleTimeDrive;
+/** A joint drive given by gains Kp, Kd (and a torque bound). */
 export interface GainDrive {
   /** Stiffness, N m / rad (N / m for prismatic joints). */
   kp: number;
@@ -96,6 +102,7 @@ export interface GainDrive {
   /** Torque (force) limit; absent = unlimited. */
   maxTorque?: number;
 }
+/** A joint drive given by a settle time (and a torque bound), the gains following from it. */
 export interface SettleTimeDrive {
   /** Seconds for a step response to settle within 2 % (joint alone, other joints locked, no gravity). */
   settleTime: number;
@@ -104,7 +111,8 @@ export interface SettleTimeDrive {
   maxTorque?: number;
 }
 
-interface ShapeCommon {
+/** What every shape description has: pose, material and collision filter. */
+export interface ShapeCommon {
   /** Shape origin in the link frame (default [0, 0, 0]). */
   position?: Vec3;
   /** Shape orientation in the link frame (default identity). */
@@ -114,6 +122,7 @@ interface ShapeCommon {
   group?: number;
   mask?: number;
 }
+/** A collision shape of a character description. */
 export type ShapeDescription =
   | (ShapeCommon & { type: 'sphere'; radius: number })
   /** Capsule along its local Y axis; total length 2 halfLength + 2 radius. */

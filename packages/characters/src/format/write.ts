@@ -18,6 +18,7 @@ import {
   type LinkDescription,
 } from './types.js';
 
+/** Options of `characterToJSON`: the character's name and metadata. */
 export interface ToJSONOptions {
   name?: string;
   metadata?: Record<string, unknown>;
@@ -32,6 +33,7 @@ function isIdentityRotation(E: Float64Array, o: number): boolean {
   return true;
 }
 
+/** Writes a Model (and joint drives) as a character description that `characterFromJSON` builds back bit for bit. */
 export function characterToJSON(model: Model, drives: readonly JointDrive[] = [], options: ToJSONOptions = {}): CharacterDescription {
   const exact = builderInputs(model);
   const driveOf = new Map<string, JointDrive>();

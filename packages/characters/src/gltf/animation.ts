@@ -20,9 +20,11 @@ import { fromTRS, multiply4, rigidFrameInto } from './mat4.js';
 import type { GltfNodes } from './nodes.js';
 import type { Rig } from './skin-skeleton.js';
 
+/** A glTF animation sampler's interpolation. */
 export type Interpolation = 'LINEAR' | 'STEP' | 'CUBICSPLINE';
 type TrsPath = 'translation' | 'rotation' | 'scale';
 
+/** An animation of a glTF file: its name, channels, samplers, interpolations and time range. */
 export interface GltfAnimationInfo {
   name: string;
   channels: number;

@@ -14,6 +14,7 @@ import { GltfNodes } from './nodes.js';
 import { readSkin, skeletonFromSkin, type GltfSkinInfo } from './skin-skeleton.js';
 import { ownedVertices, rigidMeshPositions, type SkinData } from './skin-vertices.js';
 
+/** Options of `importGltf`: file name for errors, which skin, scale, rest pose, vertices, animation merging and external resources. */
 export interface GltfImportOptions {
   /** Name used in errors (default '<input>'). */
   file?: string;
@@ -35,6 +36,7 @@ export interface GltfImportOptions {
   resources?: Readonly<Record<string, Uint8Array>>;
 }
 
+/** What `importGltf` returns: the skin as a Skeleton, its animations as MotionClips, the skins and animations the file holds, and warnings. */
 export interface GltfImport {
   skeleton: Skeleton;
   /** One clip per animation (or one merged clip), on `skeleton`. */
@@ -48,6 +50,7 @@ export interface GltfImport {
   warnings: string[];
 }
 
+/** Imports a glTF 2.0 skin and its animations (.gltf JSON or .glb bytes) into a Skeleton and MotionClips. */
 export function importGltf(source: string | Uint8Array | ArrayBuffer, options: GltfImportOptions = {}): GltfImport {
   const file = options.file ?? '<input>';
   return withImportErrors(file, () => readGltf(source, options, file));

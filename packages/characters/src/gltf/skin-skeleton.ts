@@ -28,6 +28,7 @@ import type { SkinData } from './skin-vertices.js';
  */
 const MAX_EXTENT = 1e9;
 
+/** A skin of a glTF file: its name, joint nodes, skeleton root and inverse bind matrices. */
 export interface GltfSkinInfo {
   name: string | undefined;
   /** Node index of each joint. */

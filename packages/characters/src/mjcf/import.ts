@@ -61,6 +61,7 @@ import { expandIncludes, type IncludeReader } from './include.js';
 import { frameOrientation, isEulerSeq, toRadians, type AngleSettings } from './orientation.js';
 import { parseXML, type XmlElement } from './xml.js';
 
+/** Options of `importMJCF`: reader of <include> files, file name for errors, and whether to turn MuJoCo's Z up into Y up. */
 export interface MJCFOptions {
   /** Reads an included file, given its path as written in <include file="...">. */
   readInclude?: IncludeReader;
@@ -70,8 +71,10 @@ export interface MJCFOptions {
   yUp?: boolean;
 }
 
+/** A MuJoCo joint type. */
 export type MJCFJointType = 'free' | 'ball' | 'slide' | 'hinge';
 
+/** A MuJoCo body as imported: its parent, the link that carries it and its frame there, its joints and mass. */
 export interface MJCFBody {
   name: string;
   /** Index of the parent body in `bodies`; -1 for the world body. */
@@ -85,6 +88,7 @@ export interface MJCFBody {
   mass: number;
 }
 
+/** A MuJoCo joint as imported: its type, body, link and where it sits in MuJoCo's qpos and qvel. */
 export interface MJCFJoint {
   name: string;
   type: MJCFJointType;
@@ -98,12 +102,14 @@ export interface MJCFJoint {
   ref: number;
 }
 
+/** A MuJoCo keyframe as q and qd of the imported model. */
 export interface MJCFKeyframe {
   name: string;
   q: Float64Array;
   qd: Float64Array;
 }
 
+/** What `importMJCF` returns: the model and its description, the bodies, joints and keyframes, and converters from MuJoCo's qpos and qvel. */
 export interface MJCFImport {
   model: Model;
   /** The model in the JSON character format. */
@@ -221,6 +227,7 @@ function adjustPrincipal(I: Inertia6, bound: number, balance: boolean): { inerti
   return { inertia: mat3ToInertia(mat3Mul(mat3Mul(vectors, D), mat3Transpose(vectors))), triangle };
 }
 
+/** Imports a MuJoCo MJCF model (XML text) into a Model and a character description; errors name the element and line. */
 export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImport {
   const file = options.fileName ?? 'model.xml';
   if (typeof xmlText !== 'string') throw errorAt({ file, line: 1, column: 1 }, `expected the MJCF text as a string (got ${typeof xmlText})`);

@@ -7,6 +7,7 @@
 import { errorAt } from './errors.js';
 import { parseXML, type XmlElement } from './xml.js';
 
+/** Reads the text of a file named by an MJCF <include>. */
 export type IncludeReader = (path: string) => string;
 
 export function expandIncludes(root: XmlElement, read: IncludeReader | undefined, mainFile: string): XmlElement {

@@ -8,6 +8,7 @@
  */
 import { MJCFError, type SourcePos } from './errors.js';
 
+/** An element of a parsed XML document: name, attributes, children and source positions. */
 export interface XmlElement {
   name: string;
   /** Attribute values, entities decoded, in document order. */

@@ -8,7 +8,9 @@
 import type { BodySegment } from './segment-mass.js';
 import type { Skeleton } from './skeleton.js';
 
+/** A side of the body, 'left' or 'right'. */
 export type BodySide = 'left' | 'right';
+/** Body segment of each bone, by bone name. */
 export type SegmentMap = Readonly<Record<string, BodySegment>>;
 
 /** Builds a table from center names and `${L}` / `${R}` patterns expanded for both sides. */
@@ -138,6 +140,7 @@ export function detectNameMap(skeleton: Skeleton): { name: string; map: SegmentM
   return best;
 }
 
+/** Where a bone's body segment comes from: 'auto' (recognised from bone names), a map, or a function of the bone's name and index. */
 export type SegmentSource = 'auto' | SegmentMap | ((name: string, index: number) => BodySegment | null | undefined);
 
 /**

@@ -8,6 +8,7 @@
 import { quatNormalize, quatSlerp } from './quat.js';
 import type { Skeleton } from './skeleton.js';
 
+/** How a clip is sampled past its end: 'clamp' holds the last frame, 'loop' wraps around. */
 export type WrapMode = 'clamp' | 'loop';
 
 /** A pose in the skeleton's local layout: 4 rotation numbers and 3 translation numbers per bone. */
@@ -16,6 +17,7 @@ export interface ClipPose {
   translations: Float64Array;
 }
 
+/** The samples of a MotionClip: its skeleton, times, local rotations per bone, translations and wrap mode. */
 export interface MotionClipData {
   name?: string;
   skeleton: Skeleton;
@@ -31,6 +33,7 @@ export interface MotionClipData {
   wrap?: WrapMode;
 }
 
+/** Keyframed motion of a Skeleton: per-bone local rotations (and translations) at sample times, sampled by time with 'clamp' or 'loop'. */
 export class MotionClip {
   readonly name: string;
   readonly skeleton: Skeleton;

@@ -12,6 +12,7 @@ export interface ImportErrorLocation {
   path?: string;
 }
 
+/** Thrown by an importer for a file it cannot read; the message names the file, the line or node, and what was expected. */
 export class ImportError extends Error {
   readonly file: string;
   readonly line: number | undefined;

@@ -18,6 +18,7 @@ import { quatFromYTo, quatRotate, quatRotateInverse } from './quat.js';
 import { BILATERAL_SEGMENTS, DE_LEVA_1996_MALE, DEFAULT_RADIUS_RATIO, type BodySegment } from './segment-mass.js';
 import type { Bone, Skeleton } from './skeleton.js';
 
+/** Options of `ragdollFromSkeleton`: total mass and segment fractions, capsule radii, joint limits, damping, material and gravity. */
 export interface RagdollOptions {
   /** Total mass in kg (default 70). */
   mass?: number;
@@ -53,6 +54,7 @@ export interface RagdollOptions {
   gravity?: ArrayLike<number>;
 }
 
+/** The capsule a ragdoll link carries: radius, half length, centre and axis in the link's frame, and whether its radius came from skin vertices. */
 export interface RagdollCapsule {
   radius: number;
   halfLength: number;
@@ -66,6 +68,7 @@ export interface RagdollCapsule {
   fromVertices: boolean;
 }
 
+/** A ragdoll built from a skeleton: its ModelBuilder and Model, each link's body segment, mass and capsule. */
 export interface Ragdoll {
   /**
    * The builder with one link per bone (link i = bone i), ready for more links. A model built
@@ -78,6 +81,7 @@ export interface Ragdoll {
   capsules: RagdollCapsule[];
 }
 
+/** Builds a ragdoll from an imported skeleton: a capsule per bone, segment masses (de Leva 1996) and joint limits per body segment. */
 export function ragdollFromSkeleton(skeleton: Skeleton, options: RagdollOptions = {}): Ragdoll {
   const bones = skeleton.bones, n = bones.length;
   const totalMass = options.mass ?? 70;

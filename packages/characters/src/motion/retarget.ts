@@ -20,6 +20,7 @@ import {
 import type { Skeleton } from './skeleton.js';
 import { clipDifferenceStep, differenceWindow } from './velocity.js';
 
+/** Options of a Retargeter: the bone-to-joint map and the scale of the root's translation. */
 export interface RetargetOptions {
   /**
    * Bone name -> joint name, or several joint names (parent to child) sharing one bone, e.g. the
@@ -30,6 +31,7 @@ export interface RetargetOptions {
   translationScale?: number;
 }
 
+/** Turns a clip pose of a skeleton into joint targets q (and qd) of a model, through a map from bone names to joint names. */
 export class Retargeter {
   readonly model: Model;
   readonly skeleton: Skeleton;

@@ -19,6 +19,7 @@ export type BodySegment =
   | 'shank'
   | 'foot';
 
+/** The body segments that carry mass (de Leva 1996), in table order. */
 export const BODY_SEGMENTS: readonly BodySegment[] = ['head', 'upperTrunk', 'middleTrunk', 'lowerTrunk', 'upperArm', 'forearm', 'hand', 'thigh', 'shank', 'foot'];
 
 /** Segments that come in a left and a right copy; their fractions are per side. */

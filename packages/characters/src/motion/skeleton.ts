@@ -8,6 +8,7 @@
  */
 import { quatMultiply, quatNormalize, quatRotate } from './quat.js';
 
+/** One bone for a Skeleton: name, parent, rest offset and rotation in the parent's frame, end sites and importer data. */
 export interface BoneDesc {
   name: string;
   /** Parent bone index, -1 for the root. Must be lower than the bone's own index. */
@@ -26,6 +27,7 @@ export interface BoneDesc {
   vertices?: ArrayLike<number>;
 }
 
+/** A bone of a Skeleton: its index, name, parent, children and rest transform. */
 export interface Bone {
   readonly index: number;
   readonly name: string;
@@ -38,6 +40,7 @@ export interface Bone {
   readonly vertices: Float64Array | undefined;
 }
 
+/** A neutral skeleton shared by the importers: named bones in a tree (parents first), each with its rest transform relative to its parent. */
 export class Skeleton {
   readonly name: string;
   readonly bones: readonly Bone[];

@@ -7,12 +7,14 @@
 import { type ClipPose, type MotionClip, type WrapMode } from './clip.js';
 import { quatConjMultiply, quatToRotationVector } from './quat.js';
 
+/** Options of a clip's velocity by finite differences: the difference step and wrap mode. */
 export interface ClipVelocityOptions {
   /** Difference step in seconds (default: half the shortest positive sample interval, or 1/240 s). */
   step?: number;
   wrap?: WrapMode;
 }
 
+/** A clip's velocities at one time: each bone's angular and linear rate relative to its parent. */
 export interface ClipVelocity {
   /** Body-frame angular velocity of each bone relative to its parent (rad/s), 3 per bone. */
   angular: Float64Array;

@@ -9,6 +9,7 @@ import { FormatError } from '../format/errors.js';
 import { shapeVolume } from '../format/link-mass.js';
 import type { CharacterDescription, ConeLimits, JointDescription, LinkDescription, ShapeDescription } from '../format/types.js';
 
+/** Options of the quadruped preset: length, mass, drive settle time and name. */
 export interface QuadrupedOptions {
   /** Torso length in metres (default 0.8). */
   length?: number;
@@ -90,6 +91,7 @@ export function quadruped(options: QuadrupedOptions = {}): CharacterDescription 
   return finish(parts, mass, options.name ?? 'quadruped', settle, { preset: 'quadruped', length: L, mass });
 }
 
+/** Options of the snake preset: segments, length, radius, mass, joint range, drive settle time and name. */
 export interface SnakeOptions {
   /** Number of links (default 8). */
   segments?: number;

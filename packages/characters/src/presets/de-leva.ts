@@ -23,9 +23,12 @@ export interface SegmentParameters {
   rLongitudinal: number;
 }
 
+/** Stature of the de Leva (1996) male reference (mm). */
 export const DE_LEVA_STATURE_MM = 1741;
+/** Body mass of the de Leva (1996) male reference (kg). */
 export const DE_LEVA_BODY_MASS_KG = 73.0;
 
+/** Segment parameters of the de Leva (1996) male reference: mass fraction, length, centre of mass and radii of gyration. */
 export const DE_LEVA_MALE = {
   head: { origin: 'VERT', end: 'CERV', lengthMm: 203.3, massPercent: 6.94, comPercent: 59.76, rSagittal: 36.2, rTransverse: 37.6, rLongitudinal: 31.2 },
   upperTrunk: { origin: 'CERV', end: 'XYPH', lengthMm: 170.7, massPercent: 15.96, comPercent: 29.99, rSagittal: 71.6, rTransverse: 45.4, rLongitudinal: 65.9 },
@@ -39,4 +42,5 @@ export const DE_LEVA_MALE = {
   foot: { origin: 'HEEL', end: 'TTIP', lengthMm: 258.1, massPercent: 1.37, comPercent: 44.15, rSagittal: 25.7, rTransverse: 24.5, rLongitudinal: 12.4 },
 } as const satisfies Record<string, SegmentParameters>;
 
+/** A segment of the de Leva (1996) tables. */
 export type DeLevaSegment = keyof typeof DE_LEVA_MALE;

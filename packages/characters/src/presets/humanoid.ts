@@ -42,6 +42,7 @@ import { AAOS_ROM_DEG as ROM } from './range-of-motion.js';
 import type { Inertia6, Vec3 } from '../format/math.js';
 import type { CharacterDescription, ConeLimits, DriveDescription, JointDescription, LinkDescription, ShapeDescription } from '../format/types.js';
 
+/** Options of the humanoid preset: height, mass, drive settle time and name. */
 export interface HumanoidOptions {
   /** Stature in metres (default 1.8). */
   height?: number;
@@ -73,6 +74,7 @@ function cone(swingAboutX: number, swingAboutZ: number, twist: [number, number],
   return { twistAxis, swing: [swingAboutX * DEG, swingAboutZ * DEG], twist: [twist[0] * DEG, twist[1] * DEG] };
 }
 
+/** The humanoid preset: a character description with de Leva (1996) segment masses and real joint ranges, scaled to a height and mass. */
 export function humanoid(options: HumanoidOptions = {}): CharacterDescription {
   const H = positive('height', options.height ?? 1.8);
   const M = positive('mass', options.mass ?? 75);

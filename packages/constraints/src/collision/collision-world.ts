@@ -20,6 +20,7 @@ import { boxHull, type ConvexHullData } from './hull.js';
 import { RayHit, SceneQueries, type QueryFilter, type RayHitCallback, type ShapeCallback } from './queries.js';
 import { SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX, SHAPE_HEIGHTFIELD, SHAPE_KIND_NAMES, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH, type ShapeKind } from './shape-types.js';
 
+/** Options of the collision world: contact margin, contact and pair capacities, and the size below which all pairs are tested. */
 export interface CollisionWorldOptions {
   /**
    * Contact margin (m, default 0.005): pairs closer than this report contacts with negative depth,
@@ -37,6 +38,7 @@ export interface CollisionWorldOptions {
   allPairsUpTo?: number;
 }
 
+/** Collision options of one body: whether its links collide with each other, and link pairs that never do. */
 export interface BodyCollisionOptions {
   /** Whether links of this body collide with each other (default true; excluded pairs never do). */
   selfCollision?: boolean;
@@ -58,6 +60,7 @@ interface ShapeRecord {
   compiled: CompiledShape;
 }
 
+/** The collision side of a World: shapes on links and in the world, the broad phase, the narrow phase filling the contact buffer, and scene queries. */
 export class CollisionWorld {
   readonly margin: number;
   readonly contacts: ContactBuffer;

@@ -19,30 +19,52 @@
  * `required` and dropped, `overflowed` says so, and reserve() grows it outside the step.
  */
 
+/** Float64 values per contact in `ContactBuffer.f64`. */
 export const CONTACT_F64_STRIDE = 12;
+/** Offset of pointA (xyz, world, on A's surface) in a contact's float64 record. */
 export const CONTACT_POINT_A = 0;
+/** Offset of pointB (xyz, world, on B's surface) in a contact's float64 record. */
 export const CONTACT_POINT_B = 3;
+/** Offset of the unit normal (xyz, from B to A) in a contact's float64 record. */
 export const CONTACT_NORMAL = 6;
+/** Offset of the depth (> 0 overlapping) in a contact's float64 record. */
 export const CONTACT_DEPTH = 9;
+/** Offset of the combined friction coefficient in a contact's float64 record. */
 export const CONTACT_FRICTION = 10;
+/** Offset of the combined restitution in a contact's float64 record. */
 export const CONTACT_RESTITUTION = 11;
 
+/** Int32 values per contact in `ContactBuffer.i32`. */
 export const CONTACT_I32_STRIDE = 8;
+/** Offset of shape A's handle in a contact's int32 record. */
 export const CONTACT_SHAPE_A = 0;
+/** Offset of shape B's handle in a contact's int32 record. */
 export const CONTACT_SHAPE_B = 1;
+/** Offset of body A's index (-1 for a static shape) in a contact's int32 record. */
 export const CONTACT_BODY_A = 2;
+/** Offset of link A (-1 for a static shape) in a contact's int32 record. */
 export const CONTACT_LINK_A = 3;
+/** Offset of body B's index (-1 for a static shape) in a contact's int32 record. */
 export const CONTACT_BODY_B = 4;
+/** Offset of link B (-1 for a static shape) in a contact's int32 record. */
 export const CONTACT_LINK_B = 5;
+/** Offset of the triangle index in a trimesh or heightfield (else -1) in a contact's int32 record. */
 export const CONTACT_SUB_SHAPE = 6;
+/** Offset of the feature id (which names the contact across steps) in a contact's int32 record. */
 export const CONTACT_FEATURE = 7;
 
+/** Int32 values per manifold in `ContactBuffer.manifolds`. */
 export const MANIFOLD_STRIDE = 4;
+/** Offset of shape A's handle in a manifold record. */
 export const MANIFOLD_SHAPE_A = 0;
+/** Offset of shape B's handle in a manifold record. */
 export const MANIFOLD_SHAPE_B = 1;
+/** Offset of the manifold's first contact index in a manifold record. */
 export const MANIFOLD_FIRST = 2;
+/** Offset of the manifold's contact count in a manifold record. */
 export const MANIFOLD_COUNT = 3;
 
+/** The preallocated contact pool the narrow phase fills: float64 and int32 records per contact (CONTACT_* offsets) and manifolds per shape pair (MANIFOLD_* offsets). */
 export class ContactBuffer {
   /** Number of contacts written by the last pass (<= capacity). */
   count = 0;

@@ -9,9 +9,12 @@ export function combineFriction(muA: number, muB: number): number {
   return Math.sqrt(muA * muB);
 }
 
+/** Restitution of a contact from those of its two shapes (the larger). */
 export function combineRestitution(eA: number, eB: number): number {
   return eA > eB ? eA : eB;
 }
 
+/** Friction coefficient of a shape that gives none. */
 export const DEFAULT_FRICTION = 0.8;
+/** Restitution of a shape that gives none. */
 export const DEFAULT_RESTITUTION = 0;

@@ -11,6 +11,7 @@ export const SHAPE_TRIMESH = 4;
 export const SHAPE_HEIGHTFIELD = 5;
 export const SHAPE_CONVEX = 6;
 
+/** The kinds of collision shape, as `ShapeGeometry.type` names them. */
 export type ShapeKind = 'sphere' | 'capsule' | 'box' | 'plane' | 'trimesh' | 'heightfield' | 'convex';
 
 export const SHAPE_KIND_NAMES: readonly ShapeKind[] = ['sphere', 'capsule', 'box', 'plane', 'trimesh', 'heightfield', 'convex'];

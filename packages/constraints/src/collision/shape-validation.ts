@@ -13,6 +13,7 @@ import {
   SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX, SHAPE_HEIGHTFIELD, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH,
 } from './shape-types.js';
 
+/** Thrown for a shape description that cannot be used; the message names the shape and what was expected. */
 export class CollisionShapeError extends Error {
   override name = 'CollisionShapeError';
 }

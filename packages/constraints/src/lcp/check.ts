@@ -6,6 +6,7 @@
  */
 import type { MixedLcp } from './problem.js';
 
+/** Tolerances of `checkMixedLcp` on forces and on measures. */
 export interface MixedLcpTolerances {
   /** Absolute tolerance on forces: how far outside a bound, and how close to it counts as at it. */
   force: number;
@@ -13,6 +14,7 @@ export interface MixedLcpTolerances {
   measure: number;
 }
 
+/** What `checkMixedLcp` found: whether the solution passes, the worst row and its message, the largest bound and measure violations. */
 export interface MixedLcpCheck {
   /** Every condition holds within the tolerances. */
   ok: boolean;

@@ -31,6 +31,7 @@
 
 export type LemkeStatus = 'solved' | 'rayTermination' | 'pivotCap';
 
+/** Options of Lemke's method: pivot budget, pivot and tie tolerances, refactorisation interval. */
 export interface LemkeOptions {
   /** Pivot cap (default 50 * (n + 1)). */
   maxPivots?: number;
@@ -42,6 +43,7 @@ export interface LemkeOptions {
   refactorInterval?: number;
 }
 
+/** What Lemke's method returns: status, the solution z and w, pivots taken and complementarity error. */
 export interface LemkeResult {
   status: LemkeStatus;
   /** Solution z (or the last basic values of z when not solved). */

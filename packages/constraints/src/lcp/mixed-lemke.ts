@@ -7,6 +7,7 @@ import { forcesFromStandardSolution, mixedToStandardLcp } from './mixed-to-stand
 import type { MixedLcp } from './problem.js';
 import { computeMeasures, naturalMapResidual } from './residual.js';
 
+/** The mixed LCP solved by Lemke's method: status, pivots, size of the standard form and residual. */
 export interface MixedLemkeResult {
   status: LemkeStatus;
   pivots: number;

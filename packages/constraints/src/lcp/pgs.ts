@@ -91,6 +91,7 @@ export class PgsResult {
   worstRow = -1;
 }
 
+/** Projected Gauss-Seidel on the mixed LCP, with preallocated scratch: free, unilateral and friction-bounded rows. */
 export class PgsSolver {
   /** The result of the last solve; the same object every time. */
   readonly result = new PgsResult();

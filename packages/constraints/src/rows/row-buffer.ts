@@ -21,13 +21,17 @@
  */
 
 export const RowType = { Joint: 0, JointVec: 1, Point: 2, Angular: 3 } as const;
+/** A row type code, one of the values of `RowType`. */
 export type RowTypeCode = (typeof RowType)[keyof typeof RowType];
 
 /** What produced a row (for ordering, statistics, and which rows take part in impacts). */
 export const RowTag = { Pin: 0, Limit: 1, Contact: 2, Friction: 3, Drive: 4, Motor: 5, User: 6 } as const;
+/** A row tag code, one of the values of `RowTag`. */
 export type RowTagCode = (typeof RowTag)[keyof typeof RowTag];
+/** Row tag names indexed by their code. */
 export const ROW_TAG_NAMES = ['pin', 'limit', 'contact', 'friction', 'drive', 'motor', 'user'] as const;
 
+/** The step's constraint rows in structure-of-arrays form: each row's bodies, links, direction, bounds, softness, tag and warm-start key; constraint sources write into it. */
 export class RowBuffer {
   count = 0;
   capacity = 0;

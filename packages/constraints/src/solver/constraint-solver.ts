@@ -66,6 +66,7 @@ const LAYOUT_STRIDE = 9;
 /** What a row side's measure reads: one joint's rate, a joint's rate vector, or its link's spatial motion. */
 const enum SideKind { Joint = 0, JointVec = 1, Spatial = 2 }
 
+/** Builds K one column per row with AccelerationDeltas (or test forces) and solves the mixed LCP by projected Gauss-Seidel, warm-started from the previous step. */
 export class ConstraintSolver {
   readonly lcp = new LcpProblem(16);
   /** K = J M^-1 J^T is symmetric: PGS updates its measures along rows of K. */

@@ -23,6 +23,7 @@ import type { CollisionWorld } from '../collision/collision-world.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 import type { ConstraintSource, StepContext } from './source.js';
 
+/** Options of the contact rows: the number of friction directions and spin friction. */
 export interface ContactOptions {
   /** Tangent rows per contact: 1 (single tangent along the slip), 2 (pyramid, default), up to 6. */
   frictionDirections?: number;
@@ -66,6 +67,7 @@ function setContactKey(rows: RowBuffer, row: number, shapeA: number, shapeB: num
   rows.key[row] = -2 - ((((shapeA & 4095) * 4096 + (shapeB & 4095)) * 65536 + (sub & 65535)) * 1024 + (feature & 1023)) * 8 - k;
 }
 
+/** Contacts as constraint rows: a unilateral normal row per contact point and friction rows bounded by mu times the normal force. */
 export class ContactSource implements ConstraintSource {
   frictionDirections: number;
   spinFriction: number;
@@ -116,7 +118,7 @@ export class ContactSource implements ConstraintSource {
         for (const s of b.model.shapes[i]) {
           const p = s.position ?? [0, 0, 0];
           const g = s.geometry;
-          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? Math.hypot(...g.halfExtents) : g.type === 'convex' ? convexReach(g.points) : 0.5;
+          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? Math.hypot(g.halfExtents[0], g.halfExtents[1], g.halfExtents[2]) : g.type === 'convex' ? convexReach(g.points) : 0.5;
           r[i] = Math.max(r[i], Math.hypot(p[0], p[1], p[2]) + size);
         }
       }

@@ -20,6 +20,7 @@ import type { ConstraintSource, StepContext } from './source.js';
 /** w ts for which a critically damped step response has 10% left: (1 + x) e^-x = 0.1. */
 export const CRITICAL_SETTLE_FACTOR = 3.889720169867429;
 
+/** How gains follow from a settle time: 'critical' (critically damped, within 10 % at the settle time) or 'kokkevis' (the paper's Kp = 1/ts^2, Kd = sqrt(2)/ts). */
 export type GainRule = 'critical' | 'kokkevis';
 
 /** Gains Kp, Kd of eq. 22 for a settle time ts (s): 'critical' (default, reaches 90% at ts, no overshoot) or 'kokkevis' (the paper's rule). */

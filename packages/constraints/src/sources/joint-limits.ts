@@ -10,6 +10,7 @@ import type { Body } from '../body.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 import type { ConstraintSource, StepContext } from './source.js';
 
+/** Options of the joint-limit rows: the margin at which a stop's row starts, restitution, and the backtracking tolerance. */
 export interface JointLimitOptions {
   /** A limit row is added when the joint is within this distance of its stop (rad or m), or would reach it within the step. */
   margin?: number;
@@ -28,6 +29,7 @@ function setLimitKey(rows: RowBuffer, row: number, body: number, link: number, w
   rows.key[row] = ((1 * 4096 + body) * 65536 + link) * 8 + which;
 }
 
+/** Joint limits as unilateral rows at the stops: revolute and prismatic ranges, ball joints' swing cones and twist ranges. */
 export class JointLimits implements ConstraintSource {
   margin: number;
   restitution: number;

@@ -16,6 +16,7 @@ const AXES = [
 
 let nextPinId = 1;
 
+/** One end of a pin: a point of a body's link, or a world point (body -1). */
 export interface PinTarget {
   /** Body index, or -1 for the world. */
   body: number;
@@ -25,6 +26,7 @@ export interface PinTarget {
   point: ArrayLike<number>;
 }
 
+/** A bilateral point constraint: three rows that hold a point of a body to a world point or to a point of another body (a grab, a hand on a ledge). */
 export class PointPin implements ConstraintSource {
   readonly id = nextPinId++;
   enabled = true;

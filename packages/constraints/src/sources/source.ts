@@ -6,12 +6,14 @@
 import type { RowBuffer } from '../rows/row-buffer.js';
 import type { Body } from '../body.js';
 
+/** What a constraint source is given when it adds its rows in a step: the bodies and the step length h. */
 export interface StepContext {
   readonly bodies: readonly Body[];
   /** Length of the step being taken (s). */
   readonly h: number;
 }
 
+/** Something that adds constraint rows to every step (joint limits, pins, drives, contacts, or a game's own); add it with `World.addSource`. */
 export interface ConstraintSource {
   /** Adds rows for the current state. Rows tagged Pin, Limit or Contact carry a position error; others set `desired` themselves. */
   addRows(rows: RowBuffer, ctx: StepContext): void;
