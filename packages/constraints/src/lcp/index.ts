@@ -29,3 +29,5 @@ export { solveLcpLemke, type LemkeOptions, type LemkeResult, type LemkeStatus } 
 export { forcesFromStandardSolution, mixedToStandardLcp, type StandardLcpForm } from './mixed-to-standard.js';
 export { solveMixedLcpLemke, type MixedLemkeResult } from './mixed-lemke.js';
 export { checkMixedLcp, type MixedLcpCheck, type MixedLcpTolerances } from './check.js';
+export { PrincipalPivoting } from './principal-pivoting.js';
+export { PivotingGaussSeidel } from './pivoting-gauss-seidel.js';

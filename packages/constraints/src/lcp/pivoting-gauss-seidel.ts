@@ -14,6 +14,7 @@ import { PrincipalPivoting } from './principal-pivoting.js';
 
 import type { LcpProblem } from './problem.js';
 
+/** The block solve of a dense mixed LCP, its buffers kept from solve to solve (see the file's comment). */
 export class PivotingGaussSeidel {
   private readonly pivoting = new PrincipalPivoting();
   private exact = new Int32Array(16);

@@ -16,6 +16,7 @@
  */
 import { choleskyFactor, choleskySolve } from '@sinew/featherstone';
 
+/** Principal pivoting on a subset of a dense problem's rows, its buffers kept from solve to solve (see the file's comment). */
 export class PrincipalPivoting {
   /** Per problem row: 1 when the row is in the active set (solved as an equality). */
   private act = new Uint8Array(16);
@@ -34,8 +35,8 @@ export class PrincipalPivoting {
   /** Changes of the active set in the last solve. */
   changes = 0;
   /**
-   * [0]: the tolerance of complementarity in the block (measure units), set by the caller (in an
-   * array: a number passed to a call that is not inlined is boxed on the heap).
+   * The tolerance of complementarity in the block (measure units) at index 0, set by the caller
+   * (in an array: a number passed to a call that is not inlined is boxed on the heap).
    */
   readonly eps = new Float64Array(1);
 
