@@ -40,6 +40,7 @@ import { JointLimits, type JointLimitOptions } from './sources/joint-limits.js';
 import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource, StepContext } from './sources/source.js';
 import { refusedInput, restoreWorldState, saveWorldState, type WorldState } from './world-state.js';
+import { renumberWarmStarts, sourceBodies, sourceBodyRemoved } from './lifetime.js';
 
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
 
@@ -229,8 +230,16 @@ function sameNumbers(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
+/** A source's kind for messages. */
+function sourceName(src: ConstraintSource): string {
+  return (src as object).constructor?.name ?? 'constraint source';
+}
+
 /** Numbers per momentum group in World.groupSums. */
 const GROUP_STRIDE = 36;
+
+/** Worlds made so far (World.serial: a saved state knows the world it came from). */
+let worldsMade = 0;
 
 /** Sub-steps per sub-step of a step taken again after it went non-finite. */
 const RECOVERY_SUBSTEPS = 4;
@@ -376,7 +385,8 @@ export class World {
 
   /** Adds a body (a character, or a one-link free body) with a fresh state or the given one. */
   addBody(model: Model, options: { name?: string; state?: State; selfCollision?: boolean; excludeRestOverlaps?: boolean } = {}): Body {
-    const body = new Body(this.bodies.length, options.name ?? `body${this.bodies.length}`, model, options.state);
+    const body = new Body(this.bodies.length, options.name ?? `body${this.bodiesAdded}`, model, options.state);
+    body.serial = this.bodiesAdded++;
     if (options.name !== undefined) body.key = `n:${options.name}`;
     else this.unkeyed = true;
     body.state.gravity.set(this.gravity);
@@ -434,35 +444,222 @@ export class World {
     this.collision.setBodyOrder(this.bodies.map((b) => b.rank));
   }
 
-  /** Wakes a sleeping body (and lets it be simulated from the next step). */
+  /** Wakes a sleeping body (and lets it be simulated from the next step); a disabled body stays disabled. */
   wake(body: Body): void {
+    this.checkBody(body, 'wake');
+    if (body.disabledApplied) return;
     body.sleeping = false;
     body.restTime = 0;
   }
 
+  /**
+   * Adds a constraint source (a pin, a drive, a motor, a user source); refuses one already in the
+   * world and one that names a body the world does not have (removed, or never added).
+   */
   addConstraint<T extends ConstraintSource>(source: T): T {
+    if (this.sources.includes(source)) throw new Error(`World.addConstraint: this ${sourceName(source)} is already in the world`);
+    for (const b of sourceBodies(source)) {
+      if (!(Number.isInteger(b) && b >= 0 && b < this.bodies.length)) {
+        throw new RangeError(`World.addConstraint: the ${sourceName(source)} names body ${b}; the world has bodies 0 to ${this.bodies.length - 1}${b === -1 ? ' (a body removed from the world has index -1)' : ''}`);
+      }
+    }
     this.sources.push(source);
     return source;
   }
 
-  removeConstraint(source: ConstraintSource): void {
+  /**
+   * Removes a constraint source; returns false when it was not in the world (removed already, or
+   * with its body). The world's own joint limits and contacts cannot be removed (turn joint limits
+   * off in the model, contacts by shape groups or setShapeEnabled).
+   */
+  removeConstraint(source: ConstraintSource): boolean {
+    if (source === this.limits || source === this.contacts) throw new Error(`World.removeConstraint: the world's own ${source === this.limits ? 'joint limits' : 'contacts'} cannot be removed`);
     const i = this.sources.indexOf(source);
-    if (i >= 0) this.sources.splice(i, 1);
+    if (i < 0) return false;
+    this.sources.splice(i, 1);
+    return true;
   }
+
+  // ---- lifetime (lifetime.ts): removing bodies and statics, disabling bodies and shapes ----
+
+  /** This world's number among the worlds made (saved states name it: restoreState). */
+  private readonly serial = ++worldsMade;
+  /** addBody calls so far (Body.serial). */
+  private bodiesAdded = 0;
+  /** Serial and name of every body removed from this world. */
+  private readonly removedBodies: { serial: number; name: string }[] = [];
+
+  /** Refuses a body that is not (or no longer) in this world, naming it and the call. */
+  private checkBody(body: Body, fn: string): void {
+    if (!(body instanceof Body)) throw new TypeError(`World.${fn}: expected a Body of this world, got ${String(body)}`);
+    if (body.removed) throw new Error(`World.${fn}: body "${body.name}" was removed from this world`);
+    if (this.bodies[body.index] !== body) throw new Error(`World.${fn}: body "${body.name}" is not in this world`);
+  }
+
+  /**
+   * Removes a body between steps: its shapes, the constraint sources attached to it (pins holding
+   * it or held by it, its drives and motors: lifetime.ts), its warm starts and contacts. Bodies
+   * after it move down one index (Body.index), so the world goes on as one built without it, bit
+   * for bit. The Body object keeps its model and state (add it again with
+   * `world.addBody(body.model, { state: body.state, name: body.name })`); every later call of this
+   * world that names it is refused. A state saved before the removal cannot be restored into this
+   * world (restoreState says so).
+   */
+  removeBody(body: Body): void {
+    this.checkBody(body, 'removeBody');
+    // sleepers it held up wake (a crate on a removed crate falls)
+    for (const h of this.collision.bodyShapes(body.index)) this.wakeAroundShape(h);
+    const i = body.index;
+    for (let k = this.sources.length - 1; k >= 0; k--) {
+      const src = this.sources[k];
+      if (src === this.limits || src === this.contacts) continue;
+      if (sourceBodyRemoved(src, i)) this.sources.splice(k, 1);
+    }
+    renumberWarmStarts(this.warm, i);
+    this.solver.bodyRemoved(i, body.rank);
+    this.collision.removeBody(i);
+    this.contacts.bodiesChanged();
+    this.contacts.clearContacts();
+    this.rows.clear();
+    this.lifetimeListeners.forEach((f) => f.bodyRemoved(i, body));
+    (this.limits as unknown as { startViolation?: Map<Body, Float64Array> }).startViolation?.delete(body);
+    this.bodies.splice(i, 1);
+    for (let k = i; k < this.bodies.length; k++) this.bodies[k].index = k;
+    body.removed = true;
+    body.index = -1;
+    this.removedBodies.push({ serial: body.serial, name: body.name });
+    this.queryQ = [];
+    this.queryPoseList = [];
+    this.rankBodies();
+  }
+
+  /** Removes a static shape (addStatic's handle) between steps; its handle names nothing from now on. */
+  removeStatic(handle: number): void {
+    if (this.collision.isRemoved(handle)) throw new Error(`World.removeStatic: static shape ${handle} was removed from this world`);
+    if (Number.isInteger(handle) && handle >= 0 && handle < this.collision.shapeCount && this.collision.shapeOwner(handle)[0] < 0) this.wakeAroundShape(handle);
+    try {
+      this.collision.removeStaticShape(handle);
+    } catch (e) {
+      throw new Error(`World.removeStatic: ${(e as Error).message.replace(/^CollisionWorld\.removeStaticShape: /, '')}`);
+    }
+    this.lifetimeListeners.forEach((f) => f.shapeRemoved(handle));
+  }
+
+  private readonly aabbScratch = new Float64Array(6);
+
+  /** Wakes the sleeping bodies whose shapes' bounds meet those of shape `handle` (grown by the contact margin). Between steps. */
+  private wakeAroundShape(handle: number): void {
+    this.queryPoses();
+    const box = this.collision.getShapeAabb(handle, this.aabbScratch), m = this.collision.margin;
+    const min = [box[0] - m, box[1] - m, box[2] - m], max = [box[3] + m, box[4] + m, box[5] + m];
+    this.collision.bodiesInAabb(min, max, (bi) => {
+      const b = bi >= 0 ? this.bodies[bi] : null;
+      if (b && b.sleeping && !b.disabledApplied) { b.sleeping = false; b.restTime = 0; }
+      return true;
+    });
+  }
+
+  /**
+   * Turns a body off (false) or on (true): a disabled body neither moves nor collides (no query
+   * sees it), rows that hold it (pins, drives) are left out, and its state is kept; enabled again,
+   * it wakes and goes on from that state. The same as setting body.enabled, which the world
+   * applies at its next step or query.
+   */
+  setEnabled(body: Body, enabled: boolean): void {
+    this.checkBody(body, 'setEnabled');
+    body.enabled = enabled;
+    this.applyEnabled(body);
+  }
+
+  /** Applies a change of body.enabled (setEnabled). */
+  private applyEnabled(b: Body): void {
+    if (!b.enabled && !b.disabledApplied) {
+      b.disabledApplied = true;
+      b.sleptBeforeDisabled = b.sleeping;
+      b.sleeping = true;
+      this.collision.setBodyEnabled(b.index, false);
+    } else if (b.enabled && b.disabledApplied) {
+      b.disabledApplied = false;
+      b.sleeping = false;
+      b.restTime = 0;
+      this.collision.setBodyEnabled(b.index, true);
+    }
+  }
+
+  /** applyEnabled for every body whose enabled flag changed (the start of a step or query). */
+  private applyEnabledFlags(): void {
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi];
+      if (b.enabled === b.disabledApplied) this.applyEnabled(b);
+    }
+  }
+
+  /**
+   * Turns the collisions of one shape on or off: a static (addStatic's handle) or a link's shape
+   * (world.shapesOf(body)). While off it meets nothing and no query sees it.
+   */
+  setShapeEnabled(handle: number, enabled: boolean): void {
+    if (this.collision.isRemoved(handle)) throw new Error(`World.setShapeEnabled: shape ${handle} was removed from this world`);
+    if (!(Number.isInteger(handle) && handle >= 0 && handle < this.collision.shapeCount)) throw new RangeError(`World.setShapeEnabled: no shape with handle ${handle}`);
+    this.collision.setShapeEnabled(handle, enabled);
+  }
+
+  /** The shape handles of a body's links, in link order (for setShapeEnabled, setSensor, contact events). */
+  shapesOf(body: Body): number[] {
+    this.checkBody(body, 'shapesOf');
+    return this.collision.bodyShapes(body.index);
+  }
+
+  /** Makes a shape (a static or a link's) a sensor: it reports overlaps in the contact events and never pushes (ShapeDesc.sensor). */
+  setSensor(handle: number, sensor: boolean): void {
+    if (this.collision.isRemoved(handle)) throw new Error(`World.setSensor: shape ${handle} was removed from this world`);
+    if (!(Number.isInteger(handle) && handle >= 0 && handle < this.collision.shapeCount)) throw new RangeError(`World.setSensor: no shape with handle ${handle}`);
+    this.collision.setSensor(handle, sensor);
+  }
+
+  /** What follows removals (contact events, limit events): told before the world renumbers its bodies. */
+  private readonly lifetimeListeners: { bodyRemoved(index: number, body: Body): void; shapeRemoved(handle: number): void }[] = [];
 
   /** Everything the world carries across steps (states, time, sleep timers, warm starts): see world-state.ts. */
   saveState(): WorldState {
     const state = saveWorldState(this, this.warm);
     state.solver = this.solver.saveKept();
+    state.world = this.serial;
+    state.bodies.forEach((s, i) => { s.serial = this.bodies[i].serial; s.enabled = this.bodies[i].enabled; });
     return state;
+  }
+
+  /**
+   * '' when a state saved by this world still fits its bodies, else what changed since: a body
+   * removed (its state cannot come back), or a body added after the save.
+   */
+  private lifetimeMismatch(state: WorldState): string {
+    if (state.world !== this.serial) return '';
+    const here = new Set(this.bodies.map((b) => b.serial));
+    for (const sb of state.bodies) {
+      if (sb.serial === undefined || here.has(sb.serial)) continue;
+      const gone = this.removedBodies.find((r) => r.serial === sb.serial);
+      return `the state was saved before body "${gone?.name ?? sb.name}" was removed from this world; a removed body's state cannot be restored (add it again with addBody, then save again)`;
+    }
+    const saved = new Set(state.bodies.map((s) => s.serial));
+    for (const b of this.bodies) {
+      if (!saved.has(b.serial)) return `body "${b.name}" was added after the state was saved; remove it first, or save again`;
+    }
+    return '';
   }
 
   /** Restores what saveState() wrote, bit for bit, into this world or one built the same way. */
   restoreState(state: WorldState): void {
     // (refused before anything changes when it does not fit this world)
+    const changed = this.lifetimeMismatch(state);
+    if (changed) throw new RangeError(`World.restoreState: ${changed}`);
     const kept = state.solver ? ConstraintSolver.keptMismatch(state.solver, this.bodies) : '';
     if (kept) throw new RangeError(`World.restoreState: ${kept}`);
     restoreWorldState(this, this.warm, state);
+    // disabled bodies as saved (their sleeping flag came with the state)
+    for (const b of this.bodies) {
+      if (b.disabledApplied !== !b.enabled) { b.disabledApplied = !b.enabled; this.collision.setBodyEnabled(b.index, b.enabled); }
+    }
     // the saved order keys (a body the saved world had not yet keyed gets its key at the next step)
     this.unkeyed = this.bodies.some((b) => !b.key);
     this.rankBodies();
@@ -479,6 +676,7 @@ export class World {
     // non-finite user input (drive and motor targets, pin points, q, qd, torques, forces) is refused before anything changes
     const refused = refusedInput(this.sources, this.bodies);
     if (refused) throw new RangeError(`World.step: ${refused}; the step was refused and the world is unchanged`);
+    this.applyEnabledFlags();
     if (this.unkeyed) {
       // bodies added without a name are ordered by what they are and where they start
       for (const b of this.bodies) if (!b.key) b.key = bodyContentKey(b);
@@ -837,14 +1035,25 @@ export class World {
     }
     if (woke) this.awakeKinematics(true);
     let k = 0;
+    if (this.rowMoved.length < rows.count) this.rowMoved = new Int32Array(rows.capacity);
     for (let j = 0; j < rows.count; j++) {
       const a = bodies[rows.bodyA[j]], bi = rows.bodyB[j];
+      this.rowMoved[j] = -1;
       if (a.sleeping && (bi < 0 || bodies[bi].sleeping)) continue;
+      // (rows holding a disabled body act on nothing)
+      if (a.disabledApplied || (bi >= 0 && bodies[bi].disabledApplied)) continue;
       if (k !== j) copyRow(rows, j, k);
+      this.rowMoved[j] = k;
       k++;
     }
+    // the contacts' normal rows where they went
+    const rowOf = this.contacts.normalRowOf;
+    for (let c = 0; c < this.contacts.count; c++) if (rowOf[c] >= 0) rowOf[c] = this.rowMoved[rowOf[c]];
     rows.count = k;
   }
+
+  /** Per row, where dropSleepingRows moved it (-1: dropped). */
+  private rowMoved = new Int32Array(64);
 
   /**
    * Sleep: an island (bodies linked by rows) whose bodies all move slower than sleepSpeed (the
@@ -1652,6 +1861,7 @@ export class World {
    */
   private queryPoses(): void {
     const bodies = this.bodies;
+    this.applyEnabledFlags();
     let changed = this.queryTime[0] !== this.scalars[0] || this.queryQ.length !== bodies.length || this.collision.needsUpdate;
     if (this.queryQ.length !== bodies.length) this.queryQ = bodies.map((b) => new Float64Array(b.state.q.length).fill(NaN));
     for (let bi = 0; bi < bodies.length && !changed; bi++) changed = !sameNumbers(this.queryQ[bi], bodies[bi].state.q);
