@@ -230,6 +230,60 @@ function sameNumbers(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
+/** What World.addBody takes besides the model. */
+export interface AddBodyOptions {
+  /** Unique name (the world orders bodies by it; default body<n>, ordered by content). */
+  name?: string;
+  /** The state to simulate (default a fresh one at the model's neutral pose). */
+  state?: State;
+  selfCollision?: boolean;
+  excludeRestOverlaps?: boolean;
+  /** World position of a free root (link 0 on a free joint). */
+  position?: ArrayLike<number>;
+  /** World rotation [x, y, z, w] of a free root (normalised here). */
+  rotation?: ArrayLike<number>;
+  /** World velocity (m/s) of a free root's link origin. */
+  linearVelocity?: ArrayLike<number>;
+  /** World angular velocity (rad/s) of a free root. */
+  angularVelocity?: ArrayLike<number>;
+}
+
+/** Refuses placement options that do not fit the model (before the body is made). */
+function placement(model: Model, o: AddBodyOptions): void {
+  const given = (['position', 'rotation', 'linearVelocity', 'angularVelocity'] as const).filter((k) => o[k] !== undefined);
+  if (given.length === 0) return;
+  if (!(model.nLinks > 0 && model.parent[0] === -1 && model.jointType[0] === JointType.free)) {
+    throw new RangeError(`World.addBody: ${given.join(', ')} place a body whose root (link 0) is on a free joint; link 0 "${model.linkNames[0]}" is not`);
+  }
+  for (const k of given) {
+    const v = o[k]!, n = k === 'rotation' ? 4 : 3;
+    if (v.length !== n || !Array.prototype.every.call(v, (x: unknown) => typeof x === 'number' && Number.isFinite(x))) throw new RangeError(`World.addBody: ${k} must be ${n} finite numbers, got [${Array.from(v as ArrayLike<unknown>).join(', ')}]`);
+  }
+  const r = o.rotation;
+  if (r && !(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3] > 1e-18)) throw new RangeError('World.addBody: rotation must be a non-zero quaternion [x, y, z, w]');
+}
+
+/** Writes position, rotation and velocities (world frame) into the free root's q and qd (link-frame velocities). */
+function placeRoot(state: State, model: Model, o: AddBodyOptions): void {
+  const q = state.q, qd = state.qd, qo = model.qOffset[0], vo = model.vOffset[0];
+  if (o.position) { q[qo] = o.position[0]; q[qo + 1] = o.position[1]; q[qo + 2] = o.position[2]; }
+  if (o.rotation) {
+    const r = o.rotation, n = Math.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    q[qo + 3] = r[0] / n; q[qo + 4] = r[1] / n; q[qo + 5] = r[2] / n; q[qo + 6] = r[3] / n;
+  }
+  // link-frame velocities: R^T times the world ones (R from the root's quaternion)
+  const x = q[qo + 3], y = q[qo + 4], z = q[qo + 5], w = q[qo + 6];
+  const toLink = (v: ArrayLike<number>, at: number): void => {
+    // R^T v = v rotated by the conjugate quaternion
+    const tx = 2 * (-y * v[2] + z * v[1]), ty = 2 * (-z * v[0] + x * v[2]), tz = 2 * (-x * v[1] + y * v[0]);
+    qd[at] = v[0] + w * tx + (-y * tz + z * ty);
+    qd[at + 1] = v[1] + w * ty + (-z * tx + x * tz);
+    qd[at + 2] = v[2] + w * tz + (-x * ty + y * tx);
+  };
+  if (o.angularVelocity) toLink(o.angularVelocity, vo);
+  if (o.linearVelocity) toLink(o.linearVelocity, vo + 3);
+}
+
 /** A source's kind for messages. */
 function sourceName(src: ConstraintSource): string {
   return (src as object).constructor?.name ?? 'constraint source';
@@ -383,8 +437,14 @@ export class World {
     return this.collision.addStaticShape(desc, name);
   }
 
-  /** Adds a body (a character, or a one-link free body) with a fresh state or the given one. */
-  addBody(model: Model, options: { name?: string; state?: State; selfCollision?: boolean; excludeRestOverlaps?: boolean } = {}): Body {
+  /**
+   * Adds a body (a character, or a one-link free body such as RigidBody.box(...)) with a fresh
+   * state or the given one. A body whose root (link 0) is on a free joint can be placed by
+   * `position` and `rotation` ([x, y, z, w], normalised) and set moving by `linearVelocity` (of
+   * its link origin) and `angularVelocity`, world frame.
+   */
+  addBody(model: Model, options: AddBodyOptions = {}): Body {
+    placement(model, options);
     const body = new Body(this.bodies.length, options.name ?? `body${this.bodiesAdded}`, model, options.state);
     body.serial = this.bodiesAdded++;
     if (options.name !== undefined) body.key = `n:${options.name}`;
@@ -400,6 +460,7 @@ export class World {
     this.bodies.push(body);
     this.rankBodies();
     if (options.excludeRestOverlaps !== false) this.excludeRestOverlaps(body);
+    if (options.position || options.rotation || options.linearVelocity || options.angularVelocity) placeRoot(body.state, model, options);
     forwardKinematics(model, body.state, true);
     return body;
   }
