@@ -41,6 +41,7 @@ import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource, StepContext } from './sources/source.js';
 import { refusedInput, restoreWorldState, saveWorldState, type WorldState } from './world-state.js';
 import { renumberWarmStarts, sourceBodies, sourceBodyRemoved } from './lifetime.js';
+import { ContactEventRecorder, type ContactEvent, type ContactForce } from './events.js';
 
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
 
@@ -118,6 +119,8 @@ export interface WorldOptions {
    * bodies, nor drifts upward (see World.boundEnergy); false turns it off.
    */
   energyBound?: boolean;
+  /** Record contact events after each step for World.drainContactEvents (default false; World.contactEvents turns it on and off). */
+  contactEvents?: boolean;
 }
 
 export interface StepStats {
@@ -427,6 +430,7 @@ export class World {
     this.energyBound = options.energyBound ?? true;
     // a number object from the start (see stepLength)
     this.stepLength = NaN;
+    if (options.contactEvents) this.contactEvents = true;
   }
 
   /**
@@ -679,7 +683,48 @@ export class World {
   }
 
   /** What follows removals (contact events, limit events): told before the world renumbers its bodies. */
-  private readonly lifetimeListeners: { bodyRemoved(index: number, body: Body): void; shapeRemoved(handle: number): void }[] = [];
+  private readonly lifetimeListeners: { bodyRemoved(index: number, body: Body): void; shapeRemoved(handle: number): void }[] = [
+    { bodyRemoved: (i) => this.events?.bodyRemoved(i, this.bodies), shapeRemoved: (h) => this.events?.staticRemoved(h, this.bodies) },
+  ];
+
+  // ---- contact events (events.ts) ----
+
+  /** The recorder of contact events, while they are on. */
+  private events: ContactEventRecorder | null = null;
+
+  /**
+   * Whether each step records contact events (default false, or WorldOptions.contactEvents):
+   * drained by drainContactEvents. Turning it off forgets the pairs and the queue.
+   */
+  get contactEvents(): boolean {
+    return this.events !== null;
+  }
+  set contactEvents(on: boolean) {
+    if (on && !this.events) this.events = new ContactEventRecorder(this.scalars);
+    else if (!on) this.events = null;
+  }
+
+  /**
+   * Hands the contact events of the steps since the last drain to callback, oldest first, through
+   * one reused ContactEvent (copy what you keep), and empties the queue: 'began' when a pair of
+   * (body, link) or static shape starts touching, 'persisted' each step it goes on, 'ended' when it
+   * stops (or a side is removed or disabled), with the step's normal impulse, the approach speed
+   * at first touch and the deepest point. Needs contactEvents on. Allocates nothing.
+   */
+  drainContactEvents(callback: (event: ContactEvent) => void): void {
+    if (!this.events) throw new Error('World.drainContactEvents: contact events are off; set world.contactEvents = true (or WorldOptions.contactEvents) before stepping');
+    this.events.drain(callback);
+  }
+
+  /**
+   * The force of every contact point of the last step's last pass (its normal force and normal plus
+   * friction force on side A, N), through one reused ContactForce. Allocates nothing; needs
+   * contactEvents on.
+   */
+  contactForces(callback: (contact: ContactForce) => void): void {
+    if (!this.events) throw new Error('World.contactForces: contact events are off; set world.contactEvents = true (or WorldOptions.contactEvents) before stepping');
+    this.events.forces(this.contacts, this.rows, this.bodies, callback);
+  }
 
   /** Everything the world carries across steps (states, time, sleep timers, warm starts): see world-state.ts. */
   saveState(): WorldState {
@@ -799,6 +844,7 @@ export class World {
     }
     st.time = this.scalars[0];
     st.energyRemoved = this.scalars[6];
+    if (this.events) this.events.endStep(this.bodies);
     return st;
   }
 
@@ -865,6 +911,7 @@ export class World {
     const h = this.scalars[4] / substeps;
     this.scalars[5] = h;
     this.failedBodies.length = 0;
+    if (this.events) this.events.beginAttempt();
     try {
       for (let s = 0; s < substeps; s++) {
         let remaining = h;
@@ -969,6 +1016,7 @@ export class World {
     const ctx = this.ctx(h);
     for (const src of this.sources) src.addRows(rows, ctx);
     this.dropSleepingRows(rows);
+    if (this.events) this.events.detected(this.contacts, rows, bodies);
     if (this.energyBound) this.startEnergy();
     // a rigid body moves by the world rule unless a pin holds it (Body.worldRule)
     for (let bi = 0; bi < bodies.length; bi++) bodies[bi].worldRule = bodies[bi].rigid;
@@ -1041,6 +1089,7 @@ export class World {
       st.halvings++;
     }
     const hTry = this.stepLength as number;
+    if (this.events) this.events.solved(rows, this.contacts, hTry);
     this.scalars[0] += hTry;
     t1 = this.clock();
     st.ms.integrate += t1 - t0;
@@ -1814,8 +1863,12 @@ export class World {
     const saved = this.saveForces(rows);
     solver.solve(rows, this.solverOptions, false);
     solver.combine(this.bodies, 'qd');
+    if (this.events) this.events.impacts(rows, solver.m, this.rowAtOf);
     this.restoreForces(rows, saved);
   }
+
+  /** solver.rowAt as a function made once (handed to the event recorder). */
+  private readonly rowAtOf = (c: number): number => this.solver.rowAt(c);
 
   private forceScratch = new Float64Array(64);
   private saveForces(rows: RowBuffer): Float64Array {
