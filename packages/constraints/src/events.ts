@@ -15,7 +15,9 @@
  * the deepest point (on side A's surface), with the normal from B to A and the depth.
  *
  * A pair is identified by its two sides; side A is the one with the smaller code (static shapes are
- * always side B): a body link codes as body * 1024 + link, a static shape as 2^25 + its handle.
+ * always side B): a body link codes as body * 1024 + link, a static shape as 2^25 + its handle. The
+ * overlaps of sensors between two sides are a pair of their own (a link's sensor halo and its
+ * solid shape touching the same ground are two pairs).
  * Pairs whose bodies all sleep (or lean on statics) are not detected; they stay touching without
  * events until one of their bodies wakes. A pair of a body or static that is removed, or of a body
  * disabled, ends.
@@ -68,7 +70,7 @@ export class ContactEvent {
   get speed(): number { return this.numbers[1]; }
   /** Depth at the deepest point (m, > 0 overlapping, < 0 a gap a speculative contact closed). */
   get depth(): number { return this.numbers[2]; }
-  /** Simulated time (s) of the poses where the pair was found touching ('began', 'persisted'), or at which it ended. */
+  /** Simulated time (s) of the poses where the pair was found touching ('began', 'persisted') or no longer touching ('ended': the step's start; a removal's time). */
   get time(): number { return this.numbers[3]; }
 }
 
@@ -96,7 +98,9 @@ export class ContactForce {
 }
 
 const STATIC_SIDE = 2 ** 25;
+/** Side codes are below 2^26; a pair's key is codeA * 2^27 + codeB, plus 2^26 for a sensor pair. */
 const SIDE_SPAN = 2 ** 27;
+const SENSOR_PAIR = 2 ** 26;
 
 /** Pairs of one step: open addressing over their keys, fields in typed arrays, in order of first appearance. */
 class PairTable {
@@ -225,6 +229,7 @@ export class ContactEventRecorder {
 
   /** A new attempt of the step (the step starts, or is taken again after a failure): the step's pairs so far are forgotten. */
   beginAttempt(): void {
+    this.stepStart[0] = this.clock[0];
     this.cur.clear();
     this.contactCount = 0;
   }
@@ -253,7 +258,9 @@ export class ContactEventRecorder {
       const l0 = I[io + CONTACT_LINK_A], l1 = I[io + CONTACT_LINK_B];
       const c0 = b0 >= 0 ? b0 * 1024 + l0 : STATIC_SIDE + s0, c1 = b1 >= 0 ? b1 * 1024 + l1 : STATIC_SIDE + s1;
       const swap = c1 < c0;
-      cur.probe[0] = swap ? c1 * SIDE_SPAN + c0 : c0 * SIDE_SPAN + c1;
+      // (a sensor's overlaps are a pair of their own, apart from the solid shapes of the same sides)
+      const sensor = sensorOf[s0] === 1 || sensorOf[s1] === 1;
+      cur.probe[0] = (swap ? c1 * SIDE_SPAN + c0 : c0 * SIDE_SPAN + c1) + (sensor ? SENSOR_PAIR : 0);
       let p = cur.find();
       if (p < 0) {
         p = cur.add();
@@ -262,7 +269,6 @@ export class ContactEventRecorder {
         cur.side[o + 3] = swap ? b0 : b1; cur.side[o + 4] = swap ? l0 : l1;
       }
       this.contactPair[k] = p;
-      const sensor = sensorOf[s0] === 1 || sensorOf[s1] === 1;
       if (sensor) cur.flags[p] |= 2;
       // the point on side A's surface and the normal from B to A (the buffer's normal points from its B to its A)
       const sign = swap ? -1 : 1;
@@ -290,6 +296,8 @@ export class ContactEventRecorder {
   }
 
   private readonly passTime = new Float64Array(1);
+  /** The time the step started at (its first detection's poses): the time of the step's 'ended' events. */
+  private readonly stepStart = new Float64Array(1);
 
   /** World velocity of a side's surface point (zero for a static shape or a sleeping body). */
   private sideVelocity(bodies: readonly Body[], b: number, link: number, F: Float64Array, at: number, out: Float64Array): void {
@@ -340,7 +348,7 @@ export class ContactEventRecorder {
       if ((cur.flags[p] & 1) === 0) continue;
       prev.probe[0] = cur.key[p];
       const was = prev.find();
-      this.push(was >= 0 && (prev.flags[was] & 1) !== 0 ? 1 : 0, cur, p, bodies, true);
+      this.push(was >= 0 && (prev.flags[was] & 1) !== 0 ? 1 : 0, cur, p, bodies, 1);
     }
     for (let p = 0; p < prev.n; p++) {
       if ((prev.flags[p] & 1) === 0) continue;
@@ -355,15 +363,15 @@ export class ContactEventRecorder {
         cur.impulse[q] = 0;
         continue;
       }
-      this.push(2, prev, p, bodies, false);
+      this.push(2, prev, p, bodies, 2);
     }
     this.prev = cur;
     this.cur = prev;
     this.cur.clear();
   }
 
-  /** Queues an event of pair p of table t (0 began, 1 persisted, 2 ended), at the pair's time or the clock's. */
-  private push(type: number, t: PairTable, p: number, bodies: readonly Body[], pairTime: boolean): void {
+  /** Queues an event of pair p of table t (0 began, 1 persisted, 2 ended), at the time of: 1 the pair, 2 the step's start, 0 the clock. */
+  private push(type: number, t: PairTable, p: number, bodies: readonly Body[], at: number): void {
     const o = 16 * this.queued;
     if (o + 16 > this.q.length) {
       const grown = new Float64Array(2 * this.q.length);
@@ -378,7 +386,7 @@ export class ContactEventRecorder {
     for (let e = 0; e < 3; e++) { q[o + 7 + e] = t.point[3 * p + e]; q[o + 10 + e] = t.normal[3 * p + e]; }
     q[o + 13] = t.depth[p];
     q[o + 14] = (t.flags[p] & 2) !== 0 ? 1 : 0;
-    q[o + 15] = pairTime ? t.time[p] : this.clock[0];
+    q[o + 15] = at === 1 ? t.time[p] : at === 2 ? this.stepStart[0] : this.clock[0];
     const a = t.side[s], b = t.side[s + 3];
     const k = 2 * this.queued;
     // (the array of bodies grows once to the largest queue; writing a slot allocates nothing)
@@ -428,12 +436,12 @@ export class ContactEventRecorder {
     for (let p = 0; p < prev.n; p++) {
       const s = 6 * p, a = prev.side[s], b = prev.side[s + 3];
       if (gone(a, b, prev.side[s + 2], prev.side[s + 5])) {
-        if ((prev.flags[p] & 1) !== 0) this.push(2, prev, p, bodies, false);
+        if ((prev.flags[p] & 1) !== 0) this.push(2, prev, p, bodies, 0);
         continue;
       }
       const ra = a >= 0 ? renumber(a) : a, rb = b >= 0 ? renumber(b) : b;
       const ca = ra >= 0 ? ra * 1024 + prev.side[s + 1] : STATIC_SIDE + prev.side[s + 2];
-      const cb = rb >= 0 ? rb * 1024 + prev.side[s + 4] : STATIC_SIDE + prev.side[s + 5];
+      const cb = (rb >= 0 ? rb * 1024 + prev.side[s + 4] : STATIC_SIDE + prev.side[s + 5]) + ((prev.flags[p] & 2) !== 0 ? SENSOR_PAIR : 0);
       const q = kept.copyFrom(prev, p);
       kept.side[6 * q] = ra; kept.side[6 * q + 3] = rb;
       // (the sides keep their order: renumbering keeps the order of body codes, and statics stay last)
