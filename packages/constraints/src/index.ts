@@ -10,6 +10,7 @@ export { TrajectoryFollower, VelocityMotor, gainsFromSettleTime, jointError, CRI
 export { World, type WorldOptions, type StepStats, type StabilizationMode, type AddBodyOptions } from './world.js';
 export { RigidBody, type RigidBodyOptions } from './rigid-body.js';
 export { ContactEvent, ContactForce, type ContactEventType } from './events.js';
+export { LimitHit, type LimitStop } from './limit-events.js';
 export { boxMassProperties, sphereMassProperties, capsuleMassProperties, hullMassProperties, type MassProperties } from './mass-properties.js';
 export { ContactSource, type ContactOptions } from './sources/contacts.js';
 export * from './collision/index.js';

@@ -42,6 +42,7 @@ import type { ConstraintSource, StepContext } from './sources/source.js';
 import { refusedInput, restoreWorldState, saveWorldState, type WorldState } from './world-state.js';
 import { renumberWarmStarts, sourceBodies, sourceBodyRemoved } from './lifetime.js';
 import { ContactEventRecorder, type ContactEvent, type ContactForce } from './events.js';
+import { LimitEventRecorder, type LimitHit } from './limit-events.js';
 
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
 
@@ -121,6 +122,8 @@ export interface WorldOptions {
   energyBound?: boolean;
   /** Record contact events after each step for World.drainContactEvents (default false; World.contactEvents turns it on and off). */
   contactEvents?: boolean;
+  /** Record joint-limit hits for World.drainLimitHits (default false; World.limitEvents), faster than `minSpeed` (rad/s or m/s, default 0.5). */
+  limitEvents?: boolean | { minSpeed?: number };
 }
 
 export interface StepStats {
@@ -431,6 +434,10 @@ export class World {
     // a number object from the start (see stepLength)
     this.stepLength = NaN;
     if (options.contactEvents) this.contactEvents = true;
+    if (options.limitEvents) {
+      if (typeof options.limitEvents === 'object' && options.limitEvents.minSpeed !== undefined) this.limitHitSpeed = options.limitEvents.minSpeed;
+      this.limitEvents = true;
+    }
   }
 
   /**
@@ -685,7 +692,42 @@ export class World {
   /** What follows removals (contact events, limit events): told before the world renumbers its bodies. */
   private readonly lifetimeListeners: { bodyRemoved(index: number, body: Body): void; shapeRemoved(handle: number): void }[] = [
     { bodyRemoved: (i) => this.events?.bodyRemoved(i, this.bodies), shapeRemoved: (h) => this.events?.staticRemoved(h, this.bodies) },
+    { bodyRemoved: (i) => this.limitHits?.bodyRemoved(i), shapeRemoved: () => {} },
   ];
+
+  // ---- joint-limit hits (limit-events.ts) ----
+
+  private limitHits: LimitEventRecorder | null = null;
+  private readonly limitHitMin = new Float64Array([0.5]);
+
+  /** Whether each step records joint-limit hits (default false, or WorldOptions.limitEvents), drained by drainLimitHits. */
+  get limitEvents(): boolean {
+    return this.limitHits !== null;
+  }
+  set limitEvents(on: boolean) {
+    if (on && !this.limitHits) this.limitHits = new LimitEventRecorder(this.scalars, this.limitHitMin[0]);
+    else if (!on) this.limitHits = null;
+  }
+
+  /** The approach speed (rad/s, or m/s for sliders) above which a joint reaching a stop is a hit (default 0.5). */
+  get limitHitSpeed(): number {
+    return this.limitHitMin[0];
+  }
+  set limitHitSpeed(v: number) {
+    if (!(typeof v === 'number' && v >= 0 && !Number.isNaN(v))) throw new RangeError(`World.limitHitSpeed: expected a speed >= 0 (rad/s or m/s), got ${v}`);
+    this.limitHitMin[0] = v;
+    if (this.limitHits) this.limitHits.threshold[0] = v;
+  }
+
+  /**
+   * Hands the joint-limit hits of the steps since the last drain to callback, oldest first, through
+   * one reused LimitHit (body, joint, stop, time, approach speed), and empties the queue. A stop
+   * gives one hit when a joint reaches it faster than limitHitSpeed, none while it rests there.
+   */
+  drainLimitHits(callback: (hit: LimitHit) => void): void {
+    if (!this.limitHits) throw new Error('World.drainLimitHits: limit events are off; set world.limitEvents = true (or WorldOptions.limitEvents) before stepping');
+    this.limitHits.drain(callback);
+  }
 
   // ---- contact events (events.ts) ----
 
@@ -795,6 +837,7 @@ export class World {
     st.ms.rows = 0; st.ms.dynamics = 0; st.ms.k = 0; st.ms.solve = 0; st.ms.integrate = 0; st.ms.stabilize = 0;
     st.passes = 0; st.recovery = '';
     const time0 = this.scalars[0];
+    if (this.limitHits) this.limitHits.beginStep();
     // a sleeper wakes under a load, or when its q or qd were changed since the last step (a body
     // moved by hand must not hang where it was put)
     for (let bi = 0; bi < this.bodies.length; bi++) {
@@ -845,6 +888,7 @@ export class World {
     st.time = this.scalars[0];
     st.energyRemoved = this.scalars[6];
     if (this.events) this.events.endStep(this.bodies);
+    if (this.limitHits) this.limitHits.endStep();
     return st;
   }
 
@@ -912,6 +956,7 @@ export class World {
     this.scalars[5] = h;
     this.failedBodies.length = 0;
     if (this.events) this.events.beginAttempt();
+    if (this.limitHits) this.limitHits.beginAttempt();
     try {
       for (let s = 0; s < substeps; s++) {
         let remaining = h;
@@ -1036,6 +1081,7 @@ export class World {
       }
     }
     st.rows = Math.max(st.rows, rows.count);
+    if (this.limitHits) this.limitHits.detected(rows);
     let t1 = this.clock();
     st.ms.rows += t1 - t0;
     for (let bi = 0; bi < bodies.length; bi++) {
@@ -1090,6 +1136,7 @@ export class World {
     }
     const hTry = this.stepLength as number;
     if (this.events) this.events.solved(rows, this.contacts, hTry);
+    if (this.limitHits) this.limitHits.solved(rows, bodies);
     this.scalars[0] += hTry;
     t1 = this.clock();
     st.ms.integrate += t1 - t0;

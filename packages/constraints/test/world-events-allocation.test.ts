@@ -1,6 +1,7 @@
 /**
- * Contact events allocate nothing per event or per step (events.ts): worlds with contact events
- * on, drained every step and their contact forces read every step, measured as the allocation test
+ * Contact events and joint-limit hits allocate nothing per event or per step (events.ts,
+ * limit-events.ts): worlds with contact events on (and limit hits, in the ragdoll worlds), drained
+ * every step and their contact forces read every step, measured as the allocation test
  * of World.step measures (world-allocation.test.ts: young-generation growth of a batch of steps
  * minus that of an empty batch, under 4 bytes a step, once the code is hot; the worlds of the
  * earlier cases stay alive). Scenes: a ball flying through sensors again and again (pairs beginning
@@ -8,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { forwardKinematics } from '@sinew/featherstone';
-import { RigidBody, World, type ContactEvent, type ContactForce } from '../src/index.js';
+import { RigidBody, World, type ContactEvent, type ContactForce, type LimitHit } from '../src/index.js';
 import { humanoidTree } from './humanoid-fixture.js';
 import { describeBatches, youngGenerationGrowth } from '../../featherstone/test/young-generation.js';
 
@@ -21,6 +22,7 @@ const onEvent = (e: ContactEvent): void => {
   seen[3] += e.impulse;
 };
 const onForce = (f: ContactForce): void => { seen[3] += f.normalForce; };
+const onHit = (h: LimitHit): void => { seen[3] += h.speed; };
 
 const alive: World[] = [];
 
@@ -29,11 +31,12 @@ function stepDrained(world: World): () => void {
     world.step(1 / 60);
     world.drainContactEvents(onEvent);
     world.contactForces(onForce);
+    if (world.limitEvents) world.drainLimitHits(onHit);
   };
 }
 
 function trees(n: number): World {
-  const world = new World({ sleep: false, contactEvents: true });
+  const world = new World({ sleep: false, contactEvents: true, limitEvents: true });
   alive.push(world);
   world.addStatic({ geometry: { type: 'plane' } });
   for (let k = 0; k < n; k++) {
