@@ -6,24 +6,35 @@
  * and moves every later body down one place, so that the world left is the one that would have
  * been built without it: the same places, the same canonical ranks (Body.rank), the same row keys.
  * Row keys that hold no body index (contacts: shape handles, which are never given twice; pins,
- * drives and motors: their source ids) need nothing; joint-limit keys are renumbered here.
+ * drives and motors: their source ids) need nothing; keys of joint rows (joint limits and the
+ * like, BODY_KEYS) are renumbered here.
  *
  * A source is attached to the bodies it names: a PointPin its body and its target's, a HingePin
  * its pin's body, any source with a numeric `body` field (TrajectoryFollower, VelocityMotor,
  * character controllers) that body. Removing a body removes the sources attached to it (as Rapier
- * removes the joints of a removed rigid body) and renumbers the others. A source of another kind
- * that names bodies says what to do by a `bodyRemoved(index)` method (ConstraintSource).
+ * removes the joints of a removed rigid body) and renumbers the others, and the sources they hold
+ * and add rows through (a character controller's drive). A source of another kind that names
+ * bodies says what to do by a `bodyRemoved(index)` method (ConstraintSource).
  */
 import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource } from './sources/source.js';
 import type { WarmStartTable } from './solver/warm-start.js';
 
 /**
- * Joint-limit row keys (joint-limits.ts, setLimitKey): ((4096 + body) * 65536 + link) * 8 + which,
- * so body b's keys lie in [LIMIT_KEYS + b * LIMIT_BODY_STRIDE, LIMIT_KEYS + (b + 1) * LIMIT_BODY_STRIDE).
+ * Row keys that name a body's joint: ((family * 4096 + body) * 65536 + link) * 8 + which, family
+ * >= 1 (joint-limits.ts, setLimitKey: family 1; the characters package's limit guard: 7). Every
+ * other row key is below 4096 * 65536 * 8 = 2^31 (pins, drives and motors by their ids) or
+ * negative (contacts). Body b of a family's keys lies in [F + b * BODY_KEYS, F + (b + 1) * BODY_KEYS),
+ * F = family * FAMILY_KEYS.
  */
-const LIMIT_BODY_STRIDE = 65536 * 8;
-const LIMIT_KEYS = 4096 * LIMIT_BODY_STRIDE;
+export const BODY_KEYS = 65536 * 8;
+export const FAMILY_KEYS = 4096 * BODY_KEYS;
+
+/** The body a joint row key names (see BODY_KEYS), or -1 for another key. */
+export function keyBody(key: number): number {
+  if (!(key >= FAMILY_KEYS)) return -1;
+  return Math.floor((key % FAMILY_KEYS) / BODY_KEYS);
+}
 
 /** The body indices a source names (for attachments and for checks when it is added). */
 export function sourceBodies(src: ConstraintSource): number[] {
@@ -40,16 +51,25 @@ export function sourceBodies(src: ConstraintSource): number[] {
 export function sourceBodyRemoved(src: ConstraintSource, index: number): boolean {
   if (typeof src.bodyRemoved === 'function') return src.bodyRemoved(index);
   if (sourceBodies(src).includes(index)) return true;
+  renumber(src, index);
+  // sources it holds and adds rows through (a character controller's drive)
+  for (const v of Object.values(src)) {
+    if (v !== src && typeof v === 'object' && v !== null && typeof (v as ConstraintSource).addRows === 'function') renumber(v as ConstraintSource, index);
+  }
+  return false;
+}
+
+/** The body indices a source holds above `index`, one lower. */
+function renumber(src: ConstraintSource, index: number): void {
   const pin = src instanceof HingePin ? src.pin : src instanceof PointPin ? src : null;
   if (pin) {
     const p = pin as unknown as { bodyA: number };
     if (p.bodyA > index) p.bodyA--;
     if (pin.target.body > index) pin.target.body--;
-    return false;
+    return;
   }
   const s = src as unknown as { body?: unknown };
   if (typeof s.body === 'number' && s.body > index) s.body--;
-  return false;
 }
 
 /**
@@ -60,13 +80,11 @@ export function sourceBodyRemoved(src: ConstraintSource, index: number): boolean
 export function renumberWarmStarts(warm: WarmStartTable, index: number): void {
   const { keys, forces } = warm.entries();
   warm.clear();
-  const lo = LIMIT_KEYS + index * LIMIT_BODY_STRIDE, hi = lo + LIMIT_BODY_STRIDE;
   for (let k = 0; k < keys.length; k++) {
     let key = keys[k];
-    if (key >= LIMIT_KEYS && key < 2 * LIMIT_KEYS) {
-      if (key >= lo && key < hi) continue;
-      if (key >= hi) key -= LIMIT_BODY_STRIDE;
-    }
+    const body = keyBody(key);
+    if (body === index) continue;
+    if (body > index) key -= BODY_KEYS;
     warm.set(key, forces[k]);
   }
 }

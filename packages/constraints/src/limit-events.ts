@@ -16,8 +16,7 @@
 import type { Body } from './body.js';
 import { RowTag, type RowBuffer } from './rows/row-buffer.js';
 
-const LIMIT_BODY_STRIDE = 65536 * 8;
-const LIMIT_KEYS = 4096 * LIMIT_BODY_STRIDE;
+import { BODY_KEYS, keyBody } from './lifetime.js';
 
 export type LimitStop = 'lower' | 'upper' | 'swing' | 'twist lower' | 'twist upper';
 const STOPS: readonly LimitStop[] = ['lower', 'upper', 'swing', 'twist lower', 'twist upper'];
@@ -118,7 +117,7 @@ export class LimitEventRecorder {
     const o = 3 * this.queued;
     if (o + 3 > this.q.length) { const g = new Float64Array(2 * this.q.length); g.set(this.q); this.q = g; }
     this.q[o] = key; this.q[o + 1] = this.passTime[0]; this.q[o + 2] = speed;
-    const body = Math.floor((key - LIMIT_KEYS) / LIMIT_BODY_STRIDE);
+    const body = keyBody(key);
     while (this.qBodies.length <= this.queued) this.qBodies.push(null);
     this.qBodies[this.queued] = body >= 0 && body < bodies.length ? bodies[body] : null;
     this.queued++;
@@ -146,12 +145,11 @@ export class LimitEventRecorder {
 
   /** Body `index` left the world: its stops are forgotten, those of the bodies after it renumbered (allocates; between steps). */
   bodyRemoved(index: number): void {
-    const lo = LIMIT_KEYS + index * LIMIT_BODY_STRIDE, hi = lo + LIMIT_BODY_STRIDE;
     let n = 0;
     for (let k = 0; k < this.prevCount; k++) {
-      const key = this.prev[k];
-      if (key >= lo && key < hi) continue;
-      this.prev[n++] = key >= hi ? key - LIMIT_BODY_STRIDE : key;
+      const key = this.prev[k], body = keyBody(key);
+      if (body === index) continue;
+      this.prev[n++] = body > index ? key - BODY_KEYS : key;
     }
     this.prevCount = n;
   }

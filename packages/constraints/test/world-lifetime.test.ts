@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder, type Model } from '@sinew/featherstone';
-import { PointPin, RowTag, World, type Body } from '../src/index.js';
+import { PointPin, RowTag, TrajectoryFollower, World, type Body, type ConstraintSource, type RowBuffer, type StepContext } from '../src/index.js';
 import { humanoidTree } from './humanoid-fixture.js';
 import { sameBits } from './state-bits.js';
 
@@ -158,6 +158,33 @@ describe('World.removeBody', () => {
     expect(world.removeConstraint(pinA)).toBe(false);
     expect(world.removeConstraint(pinB)).toBe(true);
     expect(() => world.removeConstraint(world.limits)).toThrow(/own joint limits cannot be removed/);
+  });
+
+  it('drives of later bodies, alone or held by another source (as a character controller holds its drive), are renumbered and drive their own body', () => {
+    const hinge = () => {
+      const b = new ModelBuilder();
+      b.addLink({ name: 'arm', parent: null, mass: 1, com: [0.3, 0, 0], inertia: [0.01, 0.01, 0.01, 0, 0, 0], joint: { type: 'revolute', axis: [0, 0, 1] } });
+      return b.build();
+    };
+    /** A source that adds its rows through a drive it holds. */
+    class Controller implements ConstraintSource {
+      constructor(readonly drive: TrajectoryFollower) {}
+      addRows(rows: RowBuffer, ctx: StepContext): void { this.drive.addRows(rows, ctx); }
+    }
+    const world = new World({ gravity: [0, 0, 0] });
+    const x = world.addBody(hinge(), { name: 'x' });
+    const a = world.addBody(hinge(), { name: 'a' });
+    const b = world.addBody(hinge(), { name: 'b' });
+    const driveA = world.addConstraint(new TrajectoryFollower(a, { settleTime: 0.2 }));
+    const ctrl = world.addConstraint(new Controller(new TrajectoryFollower(b, { settleTime: 0.2 })));
+    driveA.targetQ[0] = 0.5;
+    ctrl.drive.targetQ[0] = -0.7;
+    world.removeBody(x);
+    expect(driveA.body).toBe(0);
+    expect(ctrl.drive.body).toBe(1);
+    for (let s = 0; s < 120; s++) world.step(DT);
+    expect(a.state.q[0]).toBeCloseTo(0.5, 3);
+    expect(b.state.q[0]).toBeCloseTo(-0.7, 3);
   });
 
   it('a removed body is refused by every later call that names it, with its name; it can be added again', () => {
