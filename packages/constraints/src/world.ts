@@ -1242,7 +1242,7 @@ export class World {
           forwardKinematics(b.model, b.state, true);
         }
       }
-      if (b.sleeping) sleeping++;
+      if (b.sleeping && !b.disabledApplied) sleeping++; // (a disabled body is held asleep, not counted)
     }
     this.stats.sleeping = sleeping;
   }

@@ -243,6 +243,9 @@ describe('World.setEnabled and setShapeEnabled', () => {
     }
     // through the plate onto the ground
     expect(a.ball.state.q[1]).toBeCloseTo(0.1, 2);
+    // (held asleep while disabled, but not counted among the sleepers)
+    expect(a.plate!.sleeping).toBe(true);
+    expect(a.w.stats.sleeping).toBe(b.w.stats.sleeping);
     expect(sameBits(new Uint8Array(a.plate!.state.save().buffer), new Uint8Array(plateState.buffer))).toBe(true);
     // no query sees it
     expect(a.w.castRay([0, 3, 0.3], [0, -1, 0], 10)?.body).toBe(-1);
