@@ -52,7 +52,7 @@ function problems(rel: string, text: string): string[] {
   }
   const out: string[] = [];
   const checkCalls = (n: ts.Node): void => {
-    if (ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isClassExpression(n)) return; // runs later, if at all
+    if (ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isClassExpression(n) || ts.isMethodDeclaration(n) || ts.isAccessor(n)) return; // runs later, if at all
     if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
       const callee = n.expression.getText(sf);
       if (!own.has(callee) && !PURE_BUILTINS.has(callee) && !PURE_METHODS.test(callee)) out.push(`${rel}: calls ${callee} at import time`);

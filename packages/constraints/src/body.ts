@@ -8,7 +8,26 @@ import { linkDeltasFromJointDeltas } from './solver/link-deltas.js';
 
 /** An articulated body in a World: a Model, its State and the per-body data the step needs (returned by `World.addBody`). */
 export class Body {
-  readonly index: number;
+  /**
+   * Place of this body in its world's `bodies` (rows, pins and drives name bodies by it). It moves
+   * down by one when a body before it is removed (World.removeBody); -1 once this body is removed.
+   */
+  index: number;
+  /** Whether World.removeBody took this body out of its world: every later call of the world that names it is refused. */
+  removed = false;
+  /**
+   * Whether the body is simulated (default true). A disabled body (enabled = false, or
+   * World.setEnabled) neither moves nor collides, nothing its rows (pins, drives) hold it by acts,
+   * and its state is kept as it is; set true again, it goes on from that state. The world applies
+   * a change at its next step or query.
+   */
+  enabled = true;
+  /** Whether the world has applied enabled = false (the body held asleep, its shapes off); set by the World. */
+  disabledApplied = false;
+  /** Whether the body slept when it was disabled (World.setEnabled restores it). */
+  sleptBeforeDisabled = false;
+  /** Serial of this body in its world (the count of addBody calls before it): saved states name bodies by it. */
+  serial = -1;
   readonly name: string;
   readonly model: Model;
   readonly state: State;

@@ -40,7 +40,12 @@ export interface WorldState {
   /** Simulated time (s). */
   time: number;
   /** Per body, in the world's order: State.save(), sleep flag, rest timer and Body.checkWarmStart (true when absent). */
-  bodies: { name: string; key?: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean; energyCredit?: number }[];
+  bodies: { name: string; key?: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean; energyCredit?: number; serial?: number; enabled?: boolean }[];
+  /**
+   * The world that saved it (World's serial): restoring into that same world after a body was
+   * removed from it (or added) is refused with a message naming the body.
+   */
+  world?: number;
   /** Per source of the world, in order: its kind and the id its warm-start keys are built from (-1: none). */
   sources: { kind: string; id: number; pinId: number }[];
   /**
@@ -107,6 +112,7 @@ export function restoreWorldState(world: WorldLike, warm: WarmStartTable, s: Wor
     b.restTime = sb.restTime;
     if (sb.key !== undefined) b.key = sb.key;
     b.checkWarmStart = sb.checkWarmStart ?? true;
+    b.enabled = sb.enabled ?? true;
     // (NaN, as for a body never stepped, when the saved world did not keep one)
     b.energy[1] = sb.energyCredit ?? NaN;
     // as a step would leave them (a sleeper whose state differs from these wakes)

@@ -40,6 +40,9 @@ import { JointLimits, type JointLimitOptions } from './sources/joint-limits.js';
 import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource, StepContext } from './sources/source.js';
 import { refusedInput, restoreWorldState, saveWorldState, type WorldState } from './world-state.js';
+import { renumberWarmStarts, sourceBodies, sourceBodyRemoved } from './lifetime.js';
+import { ContactEventRecorder, type ContactEvent, type ContactForce } from './events.js';
+import { LimitEventRecorder, type LimitHit } from './limit-events.js';
 
 /** How position drift is removed after a step: 'post' (post-stabilisation), 'baumgarte' (a velocity bias) or 'none'. */
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
@@ -119,6 +122,10 @@ export interface WorldOptions {
    * bodies, nor drifts upward (see World.boundEnergy); false turns it off.
    */
   energyBound?: boolean;
+  /** Record contact events after each step for World.drainContactEvents (default false; World.contactEvents turns it on and off). */
+  contactEvents?: boolean;
+  /** Record joint-limit hits for World.drainLimitHits (default false; World.limitEvents), faster than `minSpeed` (rad/s or m/s, default 0.5). */
+  limitEvents?: boolean | { minSpeed?: number };
 }
 
 /** What one `World.step` did: time, rows, islands, solver iterations and residual, halvings, impacts and position errors. */
@@ -232,8 +239,70 @@ function sameNumbers(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
+/** What World.addBody takes besides the model. */
+export interface AddBodyOptions {
+  /** Unique name (the world orders bodies by it; default body<n>, ordered by content). */
+  name?: string;
+  /** The state to simulate (default a fresh one at the model's neutral pose). */
+  state?: State;
+  selfCollision?: boolean;
+  excludeRestOverlaps?: boolean;
+  /** World position of a free root (link 0 on a free joint). */
+  position?: ArrayLike<number>;
+  /** World rotation [x, y, z, w] of a free root (normalised here). */
+  rotation?: ArrayLike<number>;
+  /** World velocity (m/s) of a free root's link origin. */
+  linearVelocity?: ArrayLike<number>;
+  /** World angular velocity (rad/s) of a free root. */
+  angularVelocity?: ArrayLike<number>;
+}
+
+/** Refuses placement options that do not fit the model (before the body is made). */
+function placement(model: Model, o: AddBodyOptions): void {
+  const given = (['position', 'rotation', 'linearVelocity', 'angularVelocity'] as const).filter((k) => o[k] !== undefined);
+  if (given.length === 0) return;
+  if (!(model.nLinks > 0 && model.parent[0] === -1 && model.jointType[0] === JointType.free)) {
+    throw new RangeError(`World.addBody: ${given.join(', ')} place a body whose root (link 0) is on a free joint; link 0 "${model.linkNames[0]}" is not`);
+  }
+  for (const k of given) {
+    const v = o[k]!, n = k === 'rotation' ? 4 : 3;
+    if (v.length !== n || !Array.prototype.every.call(v, (x: unknown) => typeof x === 'number' && Number.isFinite(x))) throw new RangeError(`World.addBody: ${k} must be ${n} finite numbers, got [${Array.from(v as ArrayLike<unknown>).join(', ')}]`);
+  }
+  const r = o.rotation;
+  if (r && !(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3] > 1e-18)) throw new RangeError('World.addBody: rotation must be a non-zero quaternion [x, y, z, w]');
+}
+
+/** Writes position, rotation and velocities (world frame) into the free root's q and qd (link-frame velocities). */
+function placeRoot(state: State, model: Model, o: AddBodyOptions): void {
+  const q = state.q, qd = state.qd, qo = model.qOffset[0], vo = model.vOffset[0];
+  if (o.position) { q[qo] = o.position[0]; q[qo + 1] = o.position[1]; q[qo + 2] = o.position[2]; }
+  if (o.rotation) {
+    const r = o.rotation, n = Math.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    q[qo + 3] = r[0] / n; q[qo + 4] = r[1] / n; q[qo + 5] = r[2] / n; q[qo + 6] = r[3] / n;
+  }
+  // link-frame velocities: R^T times the world ones (R from the root's quaternion)
+  const x = q[qo + 3], y = q[qo + 4], z = q[qo + 5], w = q[qo + 6];
+  const toLink = (v: ArrayLike<number>, at: number): void => {
+    // R^T v = v rotated by the conjugate quaternion
+    const tx = 2 * (-y * v[2] + z * v[1]), ty = 2 * (-z * v[0] + x * v[2]), tz = 2 * (-x * v[1] + y * v[0]);
+    qd[at] = v[0] + w * tx + (-y * tz + z * ty);
+    qd[at + 1] = v[1] + w * ty + (-z * tx + x * tz);
+    qd[at + 2] = v[2] + w * tz + (-x * ty + y * tx);
+  };
+  if (o.angularVelocity) toLink(o.angularVelocity, vo);
+  if (o.linearVelocity) toLink(o.linearVelocity, vo + 3);
+}
+
+/** A source's kind for messages. */
+function sourceName(src: ConstraintSource): string {
+  return (src as object).constructor?.name ?? 'constraint source';
+}
+
 /** Numbers per momentum group in World.groupSums. */
 const GROUP_STRIDE = 36;
+
+/** Worlds made so far (World.serial: a saved state knows the world it came from). */
+let worldsMade = 0;
 
 /** Sub-steps per sub-step of a step taken again after it went non-finite. */
 const RECOVERY_SUBSTEPS = 4;
@@ -368,6 +437,11 @@ export class World {
     this.energyBound = options.energyBound ?? true;
     // a number object from the start (see stepLength)
     this.stepLength = NaN;
+    if (options.contactEvents) this.contactEvents = true;
+    if (options.limitEvents) {
+      if (typeof options.limitEvents === 'object' && options.limitEvents.minSpeed !== undefined) this.limitHitSpeed = options.limitEvents.minSpeed;
+      this.limitEvents = true;
+    }
   }
 
   /**
@@ -378,9 +452,16 @@ export class World {
     return this.collision.addStaticShape(desc, name);
   }
 
-  /** Adds a body (a character, or a one-link free body) with a fresh state or the given one. */
-  addBody(model: Model, options: { name?: string; state?: State; selfCollision?: boolean; excludeRestOverlaps?: boolean } = {}): Body {
-    const body = new Body(this.bodies.length, options.name ?? `body${this.bodies.length}`, model, options.state);
+  /**
+   * Adds a body (a character, or a one-link free body such as RigidBody.box(...)) with a fresh
+   * state or the given one. A body whose root (link 0) is on a free joint can be placed by
+   * `position` and `rotation` ([x, y, z, w], normalised) and set moving by `linearVelocity` (of
+   * its link origin) and `angularVelocity`, world frame.
+   */
+  addBody(model: Model, options: AddBodyOptions = {}): Body {
+    placement(model, options);
+    const body = new Body(this.bodies.length, options.name ?? `body${this.bodiesAdded}`, model, options.state);
+    body.serial = this.bodiesAdded++;
     if (options.name !== undefined) body.key = `n:${options.name}`;
     else this.unkeyed = true;
     body.state.gravity.set(this.gravity);
@@ -394,6 +475,7 @@ export class World {
     this.bodies.push(body);
     this.rankBodies();
     if (options.excludeRestOverlaps !== false) this.excludeRestOverlaps(body);
+    if (options.position || options.rotation || options.linearVelocity || options.angularVelocity) placeRoot(body.state, model, options);
     forwardKinematics(model, body.state, true);
     return body;
   }
@@ -438,35 +520,298 @@ export class World {
     this.collision.setBodyOrder(this.bodies.map((b) => b.rank));
   }
 
-  /** Wakes a sleeping body (and lets it be simulated from the next step). */
+  /** Wakes a sleeping body (and lets it be simulated from the next step); a disabled body stays disabled. */
   wake(body: Body): void {
+    this.checkBody(body, 'wake');
+    if (body.disabledApplied) return;
     body.sleeping = false;
     body.restTime = 0;
   }
 
+  /**
+   * Adds a constraint source (a pin, a drive, a motor, a user source); refuses one already in the
+   * world and one that names a body the world does not have (removed, or never added).
+   */
   addConstraint<T extends ConstraintSource>(source: T): T {
+    if (this.sources.includes(source)) throw new Error(`World.addConstraint: this ${sourceName(source)} is already in the world`);
+    for (const b of sourceBodies(source)) {
+      if (!(Number.isInteger(b) && b >= 0 && b < this.bodies.length)) {
+        throw new RangeError(`World.addConstraint: the ${sourceName(source)} names body ${b}; the world has bodies 0 to ${this.bodies.length - 1}${b === -1 ? ' (a body removed from the world has index -1)' : ''}`);
+      }
+    }
     this.sources.push(source);
     return source;
   }
 
-  removeConstraint(source: ConstraintSource): void {
+  /**
+   * Removes a constraint source; returns false when it was not in the world (removed already, or
+   * with its body). The world's own joint limits and contacts cannot be removed (turn joint limits
+   * off in the model, contacts by shape groups or setShapeEnabled).
+   */
+  removeConstraint(source: ConstraintSource): boolean {
+    if (source === this.limits || source === this.contacts) throw new Error(`World.removeConstraint: the world's own ${source === this.limits ? 'joint limits' : 'contacts'} cannot be removed`);
     const i = this.sources.indexOf(source);
-    if (i >= 0) this.sources.splice(i, 1);
+    if (i < 0) return false;
+    this.sources.splice(i, 1);
+    return true;
+  }
+
+  // ---- lifetime (lifetime.ts): removing bodies and statics, disabling bodies and shapes ----
+
+  /** This world's number among the worlds made (saved states name it: restoreState). */
+  private readonly serial = ++worldsMade;
+  /** addBody calls so far (Body.serial). */
+  private bodiesAdded = 0;
+  /** Serial and name of every body removed from this world. */
+  private readonly removedBodies: { serial: number; name: string }[] = [];
+
+  /** Refuses a body that is not (or no longer) in this world, naming it and the call. */
+  private checkBody(body: Body, fn: string): void {
+    if (!(body instanceof Body)) throw new TypeError(`World.${fn}: expected a Body of this world, got ${String(body)}`);
+    if (body.removed) throw new Error(`World.${fn}: body "${body.name}" was removed from this world`);
+    if (this.bodies[body.index] !== body) throw new Error(`World.${fn}: body "${body.name}" is not in this world`);
+  }
+
+  /**
+   * Removes a body between steps: its shapes, the constraint sources attached to it (pins holding
+   * it or held by it, its drives and motors: lifetime.ts), its warm starts and contacts. Bodies
+   * after it move down one index (Body.index), so the world goes on as one built without it, bit
+   * for bit. The Body object keeps its model and state (add it again with
+   * `world.addBody(body.model, { state: body.state, name: body.name })`); every later call of this
+   * world that names it is refused. A state saved before the removal cannot be restored into this
+   * world (restoreState says so).
+   */
+  removeBody(body: Body): void {
+    this.checkBody(body, 'removeBody');
+    // sleepers it held up wake (a crate on a removed crate falls)
+    for (const h of this.collision.bodyShapes(body.index)) this.wakeAroundShape(h);
+    const i = body.index;
+    for (let k = this.sources.length - 1; k >= 0; k--) {
+      const src = this.sources[k];
+      if (src === this.limits || src === this.contacts) continue;
+      if (sourceBodyRemoved(src, i)) this.sources.splice(k, 1);
+    }
+    renumberWarmStarts(this.warm, i);
+    this.solver.bodyRemoved(i, body.rank);
+    this.collision.removeBody(i);
+    this.contacts.bodiesChanged();
+    this.contacts.clearContacts();
+    this.rows.clear();
+    this.lifetimeListeners.forEach((f) => f.bodyRemoved(i, body));
+    (this.limits as unknown as { startViolation?: Map<Body, Float64Array> }).startViolation?.delete(body);
+    this.bodies.splice(i, 1);
+    for (let k = i; k < this.bodies.length; k++) this.bodies[k].index = k;
+    body.removed = true;
+    body.index = -1;
+    this.removedBodies.push({ serial: body.serial, name: body.name });
+    this.queryQ = [];
+    this.queryPoseList = [];
+    this.rankBodies();
+  }
+
+  /** Removes a static shape (addStatic's handle) between steps; its handle names nothing from now on. */
+  removeStatic(handle: number): void {
+    if (this.collision.isRemoved(handle)) throw new Error(`World.removeStatic: static shape ${handle} was removed from this world`);
+    if (Number.isInteger(handle) && handle >= 0 && handle < this.collision.shapeCount && this.collision.shapeOwner(handle)[0] < 0) this.wakeAroundShape(handle);
+    try {
+      this.collision.removeStaticShape(handle);
+    } catch (e) {
+      throw new Error(`World.removeStatic: ${(e as Error).message.replace(/^CollisionWorld\.removeStaticShape: /, '')}`);
+    }
+    this.lifetimeListeners.forEach((f) => f.shapeRemoved(handle));
+  }
+
+  private readonly aabbScratch = new Float64Array(6);
+
+  /** Wakes the sleeping bodies whose shapes' bounds meet those of shape `handle` (grown by the contact margin). Between steps. */
+  private wakeAroundShape(handle: number): void {
+    this.queryPoses();
+    const box = this.collision.getShapeAabb(handle, this.aabbScratch), m = this.collision.margin;
+    const min = [box[0] - m, box[1] - m, box[2] - m], max = [box[3] + m, box[4] + m, box[5] + m];
+    this.collision.bodiesInAabb(min, max, (bi) => {
+      const b = bi >= 0 ? this.bodies[bi] : null;
+      if (b && b.sleeping && !b.disabledApplied) { b.sleeping = false; b.restTime = 0; }
+      return true;
+    });
+  }
+
+  /**
+   * Turns a body off (false) or on (true): a disabled body neither moves nor collides (no query
+   * sees it), rows that hold it (pins, drives) are left out, and its state is kept; enabled again,
+   * it wakes and goes on from that state. The same as setting body.enabled, which the world
+   * applies at its next step or query.
+   */
+  setEnabled(body: Body, enabled: boolean): void {
+    this.checkBody(body, 'setEnabled');
+    body.enabled = enabled;
+    this.applyEnabled(body);
+  }
+
+  /** Applies a change of body.enabled (setEnabled). */
+  private applyEnabled(b: Body): void {
+    if (!b.enabled && !b.disabledApplied) {
+      b.disabledApplied = true;
+      b.sleptBeforeDisabled = b.sleeping;
+      b.sleeping = true;
+      this.collision.setBodyEnabled(b.index, false);
+    } else if (b.enabled && b.disabledApplied) {
+      b.disabledApplied = false;
+      b.sleeping = false;
+      b.restTime = 0;
+      this.collision.setBodyEnabled(b.index, true);
+    }
+  }
+
+  /** applyEnabled for every body whose enabled flag changed (the start of a step or query). */
+  private applyEnabledFlags(): void {
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi];
+      if (b.enabled === b.disabledApplied) this.applyEnabled(b);
+    }
+  }
+
+  /**
+   * Turns the collisions of one shape on or off: a static (addStatic's handle) or a link's shape
+   * (world.shapesOf(body)). While off it meets nothing and no query sees it.
+   */
+  setShapeEnabled(handle: number, enabled: boolean): void {
+    if (this.collision.isRemoved(handle)) throw new Error(`World.setShapeEnabled: shape ${handle} was removed from this world`);
+    if (!(Number.isInteger(handle) && handle >= 0 && handle < this.collision.shapeCount)) throw new RangeError(`World.setShapeEnabled: no shape with handle ${handle}`);
+    this.collision.setShapeEnabled(handle, enabled);
+  }
+
+  /** The shape handles of a body's links, in link order (for setShapeEnabled, setSensor, contact events). */
+  shapesOf(body: Body): number[] {
+    this.checkBody(body, 'shapesOf');
+    return this.collision.bodyShapes(body.index);
+  }
+
+  /** Makes a shape (a static or a link's) a sensor: it reports overlaps in the contact events and never pushes (ShapeDesc.sensor). */
+  setSensor(handle: number, sensor: boolean): void {
+    if (this.collision.isRemoved(handle)) throw new Error(`World.setSensor: shape ${handle} was removed from this world`);
+    if (!(Number.isInteger(handle) && handle >= 0 && handle < this.collision.shapeCount)) throw new RangeError(`World.setSensor: no shape with handle ${handle}`);
+    this.collision.setSensor(handle, sensor);
+  }
+
+  /** What follows removals (contact events, limit events): told before the world renumbers its bodies. */
+  private readonly lifetimeListeners: { bodyRemoved(index: number, body: Body): void; shapeRemoved(handle: number): void }[] = [
+    { bodyRemoved: (i) => this.events?.bodyRemoved(i, this.bodies), shapeRemoved: (h) => this.events?.staticRemoved(h, this.bodies) },
+    { bodyRemoved: (i) => this.limitHits?.bodyRemoved(i), shapeRemoved: () => {} },
+  ];
+
+  // ---- joint-limit hits (limit-events.ts) ----
+
+  private limitHits: LimitEventRecorder | null = null;
+  private readonly limitHitMin = new Float64Array([0.5]);
+
+  /** Whether each step records joint-limit hits (default false, or WorldOptions.limitEvents), drained by drainLimitHits. */
+  get limitEvents(): boolean {
+    return this.limitHits !== null;
+  }
+  set limitEvents(on: boolean) {
+    if (on && !this.limitHits) this.limitHits = new LimitEventRecorder(this.scalars, this.limitHitMin[0]);
+    else if (!on) this.limitHits = null;
+  }
+
+  /** The approach speed (rad/s, or m/s for sliders) above which a joint reaching a stop is a hit (default 0.5). */
+  get limitHitSpeed(): number {
+    return this.limitHitMin[0];
+  }
+  set limitHitSpeed(v: number) {
+    if (!(typeof v === 'number' && v >= 0 && !Number.isNaN(v))) throw new RangeError(`World.limitHitSpeed: expected a speed >= 0 (rad/s or m/s), got ${v}`);
+    this.limitHitMin[0] = v;
+    if (this.limitHits) this.limitHits.threshold[0] = v;
+  }
+
+  /**
+   * Hands the joint-limit hits of the steps since the last drain to callback, oldest first, through
+   * one reused LimitHit (body, joint, stop, time, approach speed), and empties the queue. A stop
+   * gives one hit when a joint reaches it faster than limitHitSpeed, none while it rests there.
+   */
+  drainLimitHits(callback: (hit: LimitHit) => void): void {
+    if (!this.limitHits) throw new Error('World.drainLimitHits: limit events are off; set world.limitEvents = true (or WorldOptions.limitEvents) before stepping');
+    this.limitHits.drain(callback);
+  }
+
+  // ---- contact events (events.ts) ----
+
+  /** The recorder of contact events, while they are on. */
+  private events: ContactEventRecorder | null = null;
+
+  /**
+   * Whether each step records contact events (default false, or WorldOptions.contactEvents):
+   * drained by drainContactEvents. Turning it off forgets the pairs and the queue.
+   */
+  get contactEvents(): boolean {
+    return this.events !== null;
+  }
+  set contactEvents(on: boolean) {
+    if (on && !this.events) this.events = new ContactEventRecorder(this.scalars);
+    else if (!on) this.events = null;
+  }
+
+  /**
+   * Hands the contact events of the steps since the last drain to callback, oldest first, through
+   * one reused ContactEvent (copy what you keep), and empties the queue: 'began' when a pair of
+   * (body, link) or static shape starts touching, 'persisted' each step it goes on, 'ended' when it
+   * stops (or a side is removed or disabled), with the step's normal impulse, the approach speed
+   * at first touch and the deepest point. Needs contactEvents on. Allocates nothing.
+   */
+  drainContactEvents(callback: (event: ContactEvent) => void): void {
+    if (!this.events) throw new Error('World.drainContactEvents: contact events are off; set world.contactEvents = true (or WorldOptions.contactEvents) before stepping');
+    this.events.drain(callback);
+  }
+
+  /**
+   * The force of every contact point of the last step's last pass (its normal force and normal plus
+   * friction force on side A, N), through one reused ContactForce. Allocates nothing; needs
+   * contactEvents on.
+   */
+  contactForces(callback: (contact: ContactForce) => void): void {
+    if (!this.events) throw new Error('World.contactForces: contact events are off; set world.contactEvents = true (or WorldOptions.contactEvents) before stepping');
+    this.events.forces(this.contacts, this.rows, this.bodies, callback);
   }
 
   /** Everything the world carries across steps (states, time, sleep timers, warm starts): see world-state.ts. */
   saveState(): WorldState {
     const state = saveWorldState(this, this.warm);
     state.solver = this.solver.saveKept();
+    state.world = this.serial;
+    state.bodies.forEach((s, i) => { s.serial = this.bodies[i].serial; s.enabled = this.bodies[i].enabled; });
     return state;
+  }
+
+  /**
+   * '' when a state saved by this world still fits its bodies, else what changed since: a body
+   * removed (its state cannot come back), or a body added after the save.
+   */
+  private lifetimeMismatch(state: WorldState): string {
+    if (state.world !== this.serial) return '';
+    const here = new Set(this.bodies.map((b) => b.serial));
+    for (const sb of state.bodies) {
+      if (sb.serial === undefined || here.has(sb.serial)) continue;
+      const gone = this.removedBodies.find((r) => r.serial === sb.serial);
+      return `the state was saved before body "${gone?.name ?? sb.name}" was removed from this world; a removed body's state cannot be restored (add it again with addBody, then save again)`;
+    }
+    const saved = new Set(state.bodies.map((s) => s.serial));
+    for (const b of this.bodies) {
+      if (!saved.has(b.serial)) return `body "${b.name}" was added after the state was saved; remove it first, or save again`;
+    }
+    return '';
   }
 
   /** Restores what saveState() wrote, bit for bit, into this world or one built the same way. */
   restoreState(state: WorldState): void {
     // (refused before anything changes when it does not fit this world)
+    const changed = this.lifetimeMismatch(state);
+    if (changed) throw new RangeError(`World.restoreState: ${changed}`);
     const kept = state.solver ? ConstraintSolver.keptMismatch(state.solver, this.bodies) : '';
     if (kept) throw new RangeError(`World.restoreState: ${kept}`);
     restoreWorldState(this, this.warm, state);
+    // disabled bodies as saved (their sleeping flag came with the state)
+    for (const b of this.bodies) {
+      if (b.disabledApplied !== !b.enabled) { b.disabledApplied = !b.enabled; this.collision.setBodyEnabled(b.index, b.enabled); }
+    }
     // the saved order keys (a body the saved world had not yet keyed gets its key at the next step)
     this.unkeyed = this.bodies.some((b) => !b.key);
     this.rankBodies();
@@ -483,6 +828,7 @@ export class World {
     // non-finite user input (drive and motor targets, pin points, q, qd, torques, forces) is refused before anything changes
     const refused = refusedInput(this.sources, this.bodies);
     if (refused) throw new RangeError(`World.step: ${refused}; the step was refused and the world is unchanged`);
+    this.applyEnabledFlags();
     if (this.unkeyed) {
       // bodies added without a name are ordered by what they are and where they start
       for (const b of this.bodies) if (!b.key) b.key = bodyContentKey(b);
@@ -495,6 +841,7 @@ export class World {
     st.ms.rows = 0; st.ms.dynamics = 0; st.ms.k = 0; st.ms.solve = 0; st.ms.integrate = 0; st.ms.stabilize = 0;
     st.passes = 0; st.recovery = '';
     const time0 = this.scalars[0];
+    if (this.limitHits) this.limitHits.beginStep();
     // a sleeper wakes under a load, or when its q or qd were changed since the last step (a body
     // moved by hand must not hang where it was put)
     for (let bi = 0; bi < this.bodies.length; bi++) {
@@ -544,6 +891,8 @@ export class World {
     }
     st.time = this.scalars[0];
     st.energyRemoved = this.scalars[6];
+    if (this.events) this.events.endStep(this.bodies);
+    if (this.limitHits) this.limitHits.endStep();
     return st;
   }
 
@@ -612,6 +961,8 @@ export class World {
     const h = this.scalars[4] / substeps;
     this.scalars[5] = h;
     this.failedBodies.length = 0;
+    if (this.events) this.events.beginAttempt();
+    if (this.limitHits) this.limitHits.beginAttempt();
     try {
       for (let s = 0; s < substeps; s++) {
         let remaining = h;
@@ -716,6 +1067,7 @@ export class World {
     const ctx = this.ctx(h);
     for (const src of this.sources) src.addRows(rows, ctx);
     this.dropSleepingRows(rows);
+    if (this.events) this.events.detected(this.contacts, rows, bodies);
     if (this.energyBound) this.startEnergy();
     // a rigid body moves by the world rule unless a pin holds it (Body.worldRule)
     for (let bi = 0; bi < bodies.length; bi++) bodies[bi].worldRule = bodies[bi].rigid;
@@ -735,6 +1087,7 @@ export class World {
       }
     }
     st.rows = Math.max(st.rows, rows.count);
+    if (this.limitHits) this.limitHits.detected(rows);
     let t1 = this.clock();
     st.ms.rows += t1 - t0;
     for (let bi = 0; bi < bodies.length; bi++) {
@@ -788,6 +1141,8 @@ export class World {
       st.halvings++;
     }
     const hTry = this.stepLength as number;
+    if (this.events) this.events.solved(rows, this.contacts, hTry);
+    if (this.limitHits) this.limitHits.solved(rows, bodies);
     this.scalars[0] += hTry;
     t1 = this.clock();
     st.ms.integrate += t1 - t0;
@@ -843,14 +1198,25 @@ export class World {
     }
     if (woke) this.awakeKinematics(true);
     let k = 0;
+    if (this.rowMoved.length < rows.count) this.rowMoved = new Int32Array(rows.capacity);
     for (let j = 0; j < rows.count; j++) {
       const a = bodies[rows.bodyA[j]], bi = rows.bodyB[j];
+      this.rowMoved[j] = -1;
       if (a.sleeping && (bi < 0 || bodies[bi].sleeping)) continue;
+      // (rows holding a disabled body act on nothing)
+      if (a.disabledApplied || (bi >= 0 && bodies[bi].disabledApplied)) continue;
       if (k !== j) copyRow(rows, j, k);
+      this.rowMoved[j] = k;
       k++;
     }
+    // the contacts' normal rows where they went
+    const rowOf = this.contacts.normalRowOf;
+    for (let c = 0; c < this.contacts.count; c++) if (rowOf[c] >= 0) rowOf[c] = this.rowMoved[rowOf[c]];
     rows.count = k;
   }
+
+  /** Per row, where dropSleepingRows moved it (-1: dropped). */
+  private rowMoved = new Int32Array(64);
 
   /**
    * Sleep: an island (bodies linked by rows) whose bodies all move slower than sleepSpeed (the
@@ -882,7 +1248,7 @@ export class World {
           forwardKinematics(b.model, b.state, true);
         }
       }
-      if (b.sleeping) sleeping++;
+      if (b.sleeping && !b.disabledApplied) sleeping++; // (a disabled body is held asleep, not counted)
     }
     this.stats.sleeping = sleeping;
   }
@@ -1582,8 +1948,12 @@ export class World {
     const saved = this.saveForces(rows);
     solver.solve(rows, this.solverOptions, false);
     solver.combine(this.bodies, 'qd');
+    if (this.events) this.events.impacts(rows, solver.m, this.rowAtOf);
     this.restoreForces(rows, saved);
   }
+
+  /** solver.rowAt as a function made once (handed to the event recorder). */
+  private readonly rowAtOf = (c: number): number => this.solver.rowAt(c);
 
   private forceScratch = new Float64Array(64);
   private saveForces(rows: RowBuffer): Float64Array {
@@ -1690,6 +2060,7 @@ export class World {
    */
   private queryPoses(): void {
     const bodies = this.bodies;
+    this.applyEnabledFlags();
     let changed = this.queryTime[0] !== this.scalars[0] || this.queryQ.length !== bodies.length || this.collision.needsUpdate;
     if (this.queryQ.length !== bodies.length) this.queryQ = bodies.map((b) => new Float64Array(b.state.q.length).fill(NaN));
     for (let bi = 0; bi < bodies.length && !changed; bi++) changed = !sameNumbers(this.queryQ[bi], bodies[bi].state.q);

@@ -47,4 +47,9 @@ export interface ShapeDesc {
   group?: number;
   /** Groups this shape collides with (default all bits). */
   mask?: number;
+  /**
+   * A sensor (default false): it reports overlaps (contact events) and never pushes anything,
+   * as Rapier's sensor colliders.
+   */
+  sensor?: boolean;
 }

@@ -65,6 +65,12 @@ export class SphericalLimitGuard implements ConstraintSource {
     this.rows = options.rows ?? true;
   }
 
+  /** A body left the world (World.removeBody): its excesses go, the later bodies' move down one place; the guard stays. */
+  bodyRemoved(index: number): boolean {
+    this.start.splice(index, 1);
+    return false;
+  }
+
   addRows(rows: RowBuffer, ctx: StepContext): void {
     const bodies = ctx.bodies;
     if (this.start.length !== bodies.length) this.start = bodies.map((b) => new Float64Array(b.model.nLinks));

@@ -50,6 +50,8 @@ interface BodyRecord {
   linkCount: number;
   selfCollision: boolean;
   excluded: Array<readonly [number, number]>;
+  /** Whether the body's shapes collide at all (setBodyEnabled). */
+  enabled?: boolean;
 }
 
 interface ShapeRecord {
@@ -58,6 +60,10 @@ interface ShapeRecord {
   body: number;
   link: number;
   compiled: CompiledShape;
+  /** Removed (removeShape, removeBody): its handle is never given again and names nothing. */
+  removed?: boolean;
+  /** Whether the shape collides and is seen by queries (setShapeEnabled; default true). */
+  enabled?: boolean;
 }
 
 /** The collision side of a World: shapes on links and in the world, the broad phase, the narrow phase filling the contact buffer, and scene queries. */
@@ -211,6 +217,7 @@ export class CollisionWorld {
     }
     const compiled = compileShape(desc, label, false);
     this.records.push({ handle, body, link, compiled });
+    this.setSensorFlag(handle, desc.sensor === true);
     this.dirty = true;
     return handle;
   }
@@ -221,6 +228,7 @@ export class CollisionWorld {
     const label = `static shape ${handle}${name ? ` "${name}"` : ''}`;
     const compiled = compileShape(desc, label, true);
     this.records.push({ handle, body: -1, link: -1, compiled });
+    this.setSensorFlag(handle, desc.sensor === true);
     this.dirty = true;
     return handle;
   }
@@ -229,6 +237,7 @@ export class CollisionWorld {
   setStaticPose(handle: number, position: ArrayLike<number>, rotation: ArrayLike<number> = [0, 0, 0, 1]): void {
     const rec = this.records[handle];
     if (rec === undefined || rec.body >= 0) throw new Error(`CollisionWorld.setStaticPose: ${handle} is not a static shape handle`);
+    if (rec.removed) throw new Error(`CollisionWorld.setStaticPose: ${rec.compiled.label} was removed`);
     const p = position, q = rotation;
     const ok = p.length === 3 && q.length === 4 && [p[0], p[1], p[2], q[0], q[1], q[2], q[3]].every(Number.isFinite) && q[0] ** 2 + q[1] ** 2 + q[2] ** 2 + q[3] ** 2 > 1e-18;
     if (!ok) throw new CollisionShapeError(`${rec.compiled.label}: pose must be a finite position [x, y, z] and a non-zero quaternion [x, y, z, w]`);
@@ -241,6 +250,7 @@ export class CollisionWorld {
     }
   }
 
+  /** Handles given so far (removed shapes included: a handle is never given twice). */
   get shapeCount(): number {
     return this.records.length;
   }
@@ -253,14 +263,14 @@ export class CollisionWorld {
   /** Builds the flat arrays now (otherwise the next update does). Allocates. */
   prepare(): void {
     if (!this.dirty) return;
-    const dynamic = this.records.filter((r) => r.body >= 0);
-    const statics = this.records.filter((r) => r.body < 0);
+    const dynamic = this.records.filter((r) => r.body >= 0 && !r.removed);
+    const statics = this.records.filter((r) => r.body < 0 && !r.removed);
     // Canonical order: (body rank, link, handle) - handles on one link keep their registration order.
     const rank = (b: number) => this.bodyRank[b] ?? b;
     dynamic.sort((p, q) => rank(p.body) - rank(q.body) || p.link - q.link || p.handle - q.handle);
     const ordered = dynamic.concat(statics);
     const store = new ShapeStore(ordered.length, dynamic.length);
-    this.slotOf = new Int32Array(this.records.length);
+    this.slotOf = new Int32Array(this.records.length).fill(-1);
     // boxes meet hulls as hulls: their hulls are built only when there are hulls to meet
     const anyHull = ordered.some((r) => r.compiled.kind === SHAPE_CONVEX);
     for (let s = 0; s < ordered.length; s++) {
@@ -274,8 +284,9 @@ export class CollisionWorld {
       store.localPose.set(c.localPose, POSE_STRIDE * s);
       store.friction[s] = c.friction;
       store.restitution[s] = c.restitution;
-      store.group[s] = c.group;
-      store.mask[s] = c.mask;
+      store.disabled[s] = this.collides(r) ? 0 : 1;
+      store.group[s] = this.collides(r) ? c.group : 0;
+      store.mask[s] = this.collides(r) ? c.mask : 0;
       store.bounded[s] = c.kind === SHAPE_PLANE ? 0 : 1;
       store.mesh[s] = c.mesh;
       store.heightfield[s] = c.heightfield;
@@ -489,7 +500,121 @@ export class CollisionWorld {
   private record(handle: number): ShapeRecord {
     const r = this.records[handle];
     if (r === undefined) throw new Error(`CollisionWorld: no shape with handle ${handle} (there are ${this.records.length})`);
+    if (r.removed) throw new Error(`CollisionWorld: ${r.compiled.label} was removed`);
     return r;
+  }
+
+  // ---- lifetime: removing shapes and bodies, turning shapes off, sensors ----
+
+  /** Per handle, 1 for a sensor (reports overlaps, never pushes: ContactSource makes no rows for it). */
+  sensorFlags = new Uint8Array(16);
+
+  private setSensorFlag(handle: number, on: boolean): void {
+    if (handle >= this.sensorFlags.length) {
+      const grown = new Uint8Array(Math.max(handle + 1, 2 * this.sensorFlags.length));
+      grown.set(this.sensorFlags);
+      this.sensorFlags = grown;
+    }
+    this.sensorFlags[handle] = on ? 1 : 0;
+  }
+
+  /** Makes a shape a sensor (it reports overlaps and never pushes) or a solid shape again. */
+  setSensor(handle: number, sensor: boolean): void {
+    this.record(handle);
+    this.setSensorFlag(handle, sensor);
+  }
+
+  /** Whether a shape is a sensor. */
+  isSensor(handle: number): boolean {
+    this.record(handle);
+    return this.sensorFlags[handle] === 1;
+  }
+
+  /** Whether a shape (still registered) collides: its own switch and its body's. */
+  private collides(r: ShapeRecord): boolean {
+    if (r.enabled === false) return false;
+    return r.body < 0 || this.bodies[r.body]?.enabled !== false;
+  }
+
+  /** Writes a registered shape's group and mask into the store (0 and 0 while it does not collide). */
+  private applyCollides(r: ShapeRecord): void {
+    if (this.dirty) return;
+    const s = this.slotOf[r.handle];
+    if (s < 0) return;
+    const on = this.collides(r);
+    this.store.disabled[s] = on ? 0 : 1;
+    this.store.group[s] = on ? r.compiled.group : 0;
+    this.store.mask[s] = on ? r.compiled.mask : 0;
+    this.queries.invalidate(this.store);
+  }
+
+  /**
+   * Turns a shape's collisions on or off (a link's shape or a static): while off it meets nothing
+   * and no query sees it; it keeps its place and handle.
+   */
+  setShapeEnabled(handle: number, enabled: boolean): void {
+    const r = this.record(handle);
+    r.enabled = enabled;
+    this.applyCollides(r);
+  }
+
+  /** Whether a shape's own collision switch is on (setShapeEnabled). */
+  shapeEnabled(handle: number): boolean {
+    return this.record(handle).enabled !== false;
+  }
+
+  /** Turns the collisions of every shape of a body on or off (a disabled body). */
+  setBodyEnabled(body: number, enabled: boolean): void {
+    const rec = this.body(body, 'setBodyEnabled');
+    rec.enabled = enabled;
+    for (const r of this.records) if (r.body === body && !r.removed) this.applyCollides(r);
+  }
+
+  /** Whether a handle names a shape that was removed. */
+  isRemoved(handle: number): boolean {
+    return this.records[handle]?.removed === true;
+  }
+
+  /** Removes a static shape: its handle names nothing from now on (and is never given again). */
+  removeStaticShape(handle: number): void {
+    const r = this.records[handle];
+    if (r === undefined || r.body >= 0) throw new Error(`CollisionWorld.removeStaticShape: ${handle} is not a static shape handle`);
+    if (r.removed) throw new Error(`CollisionWorld.removeStaticShape: ${r.compiled.label} was already removed`);
+    r.removed = true;
+    this.dirty = true;
+  }
+
+  /**
+   * Removes body `body` and its shapes; bodies after it move down one index (as the World's
+   * bodies do), their shapes keep their handles. Allocates (the next update rebuilds the store).
+   */
+  removeBody(body: number): void {
+    this.body(body, 'removeBody');
+    for (const r of this.records) {
+      if (r.removed || r.body < 0) continue;
+      if (r.body === body) r.removed = true;
+      else if (r.body > body) r.body--;
+    }
+    this.bodies.splice(body, 1);
+    const shift = (a: Float64Array | Uint8Array): void => {
+      if (body >= a.length) return;
+      a.copyWithin(body, body + 1);
+      a[a.length - 1] = 0;
+    };
+    shift(this.bodyMargin); shift(this.bodyResting); shift(this.restingPosed);
+    if (this.bodyRank.length > body) {
+      const gone = this.bodyRank[body];
+      this.bodyRank.splice(body, 1);
+      for (let b = 0; b < this.bodyRank.length; b++) if (this.bodyRank[b] > gone) this.bodyRank[b]--;
+    }
+    this.dirty = true;
+  }
+
+  /** The handles of the shapes on a body's links (in registration order). */
+  bodyShapes(body: number): number[] {
+    const out: number[] = [];
+    for (const r of this.records) if (r.body === body && !r.removed) out.push(r.handle);
+    return out;
   }
 
   private body(body: number, fn: string): BodyRecord {

@@ -127,6 +127,7 @@ export class SceneQueries {
   /** Whether slot s passes the filter. */
   private passes(store: ShapeStore, s: number): boolean {
     const f = this.filter;
+    if (store.disabled[s] === 1) return false;
     if (f === undefined) return true;
     const group = f.group ?? ALL, mask = f.mask ?? ALL;
     if ((store.group[s] & mask) === 0 || (store.mask[s] & group) === 0) return false;

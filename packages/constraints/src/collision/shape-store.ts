@@ -30,6 +30,8 @@ export class ShapeStore {
   readonly mask: Uint32Array;
   /** 1 for shapes with finite bounds (all but planes). */
   readonly bounded: Uint8Array;
+  /** 1 for shapes turned off (their own switch or their body's): they meet nothing (group and mask 0) and no query sees them. */
+  readonly disabled: Uint8Array;
   /** Extra (speculative) margin of each slot, set from its body's speed each step; 0 for statics. */
   readonly extraMargin: Float64Array;
   readonly mesh: (TriangleMeshData | null)[];
@@ -53,6 +55,7 @@ export class ShapeStore {
     this.group = new Uint32Array(slotCount);
     this.mask = new Uint32Array(slotCount);
     this.bounded = new Uint8Array(slotCount);
+    this.disabled = new Uint8Array(slotCount);
     this.extraMargin = new Float64Array(slotCount);
     this.mesh = new Array<TriangleMeshData | null>(slotCount).fill(null);
     this.heightfield = new Array<HeightfieldData | null>(slotCount).fill(null);

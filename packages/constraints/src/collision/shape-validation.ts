@@ -171,6 +171,7 @@ export function compileShape(desc: ShapeDesc, label: string, isStatic: boolean):
   const localPose = new Float64Array(POSE_STRIDE);
   poseFromQuaternion(q[0], q[1], q[2], q[3], p[0], p[1], p[2], localPose, 0);
 
+  if (desc.sensor !== undefined && typeof desc.sensor !== 'boolean') fail(where, 'sensor must be true or false', desc.sensor);
   const friction = desc.friction === undefined ? DEFAULT_FRICTION : desc.friction;
   if (typeof friction !== 'number' || !Number.isFinite(friction) || friction < 0) fail(where, 'friction must be a finite number >= 0', friction);
   const restitution = desc.restitution === undefined ? DEFAULT_RESTITUTION : desc.restitution;

@@ -1321,6 +1321,31 @@ export class ConstraintSolver {
     return '';
   }
 
+  /**
+   * Body `index` (of rank `rank`) left the world, the bodies after it moving down one index and
+   * the ranks above it down one (World.removeBody): the kept layout and K are renumbered to match,
+   * so a world that lost a body it kept nothing of goes on as one built without it; a layout that
+   * held rows of that body is forgotten (K is built afresh at its next solve).
+   */
+  bodyRemoved(index: number, rank: number): void {
+    const key = this.layoutKey;
+    let touched = false;
+    for (let c = 0, o = 1; c < this.layoutCount && !touched; c++, o += LAYOUT_STRIDE) touched = key[o + 3] === index || key[o + 4] === index;
+    for (let k = 0; k < this.nBodies && !touched; k++) touched = this.bodyList[k] === index;
+    if (touched) { this.keptK = false; this.layoutRows = null; this.layoutCount = -1; return; }
+    if (this.layoutCount >= 0) {
+      key[0]--;
+      for (let c = 0, o = 1; c < this.layoutCount; c++, o += LAYOUT_STRIDE) {
+        if (key[o + 3] > index) key[o + 3]--;
+        if (key[o + 4] > index) key[o + 4]--;
+        if (key[o + 7] > rank) key[o + 7]--;
+        if (key[o + 8] > rank) key[o + 8]--;
+      }
+    }
+    for (let k = 0; k < this.nBodies; k++) if (this.bodyList[k] > index) this.bodyList[k]--;
+    if (index < this.bodyLocal.length) { this.bodyLocal.copyWithin(index, index + 1); this.bodyLocal[this.bodyLocal.length - 1] = -1; }
+  }
+
   /** Puts back what saveKept copied, for `rows` and `bodies` of a world built the same way (World.restoreState); null forgets the kept K. */
   restoreKept(s: KeptSolverState | null, rows: RowBuffer, bodies: readonly Body[]): void {
     if (s === null) { this.keptK = false; this.layoutRows = null; return; }

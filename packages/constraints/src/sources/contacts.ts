@@ -74,7 +74,21 @@ export class ContactSource implements ConstraintSource {
   /** Contacts found by the last detection. */
   count = 0;
   maxDepth = 0;
+  /**
+   * Per contact of the last detection (its index in the collision world's buffer), the row index of
+   * its normal row in the step's row buffer, or -1 when it made no row (a sensor, both sides
+   * asleep, a speculative contact too far to close): contact events and contactForces read the
+   * forces the step gave each contact through it. Valid until the World drops rows of sleepers
+   * (World.dropSleepingRows renumbers rows; the World then clears it).
+   */
+  normalRowOf = new Int32Array(64);
   private linkPoses: Float64Array[] = [];
+
+  /** Forgets what it keeps per body (link poses, reaches): after a body was removed or added. */
+  bodiesChanged(): void {
+    this.linkPoses = [];
+    this.reach = [];
+  }
 
   constructor(readonly collision: CollisionWorld, options: ContactOptions = {}) {
     this.frictionDirections = options.frictionDirections ?? 2;
@@ -157,11 +171,16 @@ export class ContactSource implements ConstraintSource {
     const n = this.detect(bodies);
     const c = this.collision.contacts;
     const F = c.f64, I = c.i32;
+    if (this.normalRowOf.length < n) this.normalRowOf = new Int32Array(2 * n);
+    const rowOf = this.normalRowOf, sensor = this.collision.sensorFlags;
+    rowOf.fill(-1, 0, n);
     let maxDepth = 0;
     for (let k = 0; k < n; k++) {
       const fo = k * CONTACT_F64_STRIDE, io = k * CONTACT_I32_STRIDE;
       let bA = I[io + CONTACT_BODY_A], bB = I[io + CONTACT_BODY_B];
       if (bA < 0 && bB < 0) continue;
+      // a sensor reports overlaps (contact events) and never pushes
+      if (sensor[I[io + CONTACT_SHAPE_A]] === 1 || sensor[I[io + CONTACT_SHAPE_B]] === 1) continue;
       const depth = F[fo + CONTACT_DEPTH];
       const A = bA >= 0 ? bodies[bA] : null, B = bB >= 0 ? bodies[bB] : null;
       const sleepingA = !A || A.sleeping, sleepingB = !B || B.sleeping;
@@ -213,6 +232,7 @@ export class ContactSource implements ConstraintSource {
       t1[0] = nx; t1[1] = ny; t1[2] = nz; // reuse as the normal for addPoint
       const normal = rows.addPoint(RowTag.Contact, bA, linkA, ca, bB, bB >= 0 ? linkB : -1, cb, t1);
       rows.setBounds(normal, 0, Infinity);
+      rowOf[k] = normal;
       rows.error[normal] = -depth;
       rows.restitution[normal] = F[fo + CONTACT_RESTITUTION];
       setContactKey(rows, normal, sA, sB, sub, feat, 0);

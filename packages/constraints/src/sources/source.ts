@@ -27,4 +27,11 @@ export interface ConstraintSource {
   readonly backtrackTolerance?: number;
   /** True while the source still refers to live bodies. */
   readonly enabled?: boolean;
+  /**
+   * Body `index` was removed from the world (World.removeBody), the bodies after it moving down one
+   * index: returns true when the source is attached to that body (the world then removes the
+   * source), else renumbers the body indices it holds. Sources without this method are handled by
+   * lifetime.ts (pins by their bodies, other sources by a numeric `body` field).
+   */
+  bodyRemoved?(index: number): boolean;
 }
