@@ -719,3 +719,8 @@ export function hypot(a: number, b: number, c = 0, d = 0): number {
   const s1 = pow2(-h1), s2 = pow2(-h2);
   return hypotCore(a * s1 * s2, b * s1 * s2, c * s1 * s2, d * s1 * s2) * pow2(h1) * pow2(h2);
 }
+
+/** x * x: for where `x ** 2` would be written (the exponent operator is pow, which engines round differently). */
+export function sq(x: number): number {
+  return x * x;
+}

@@ -16,7 +16,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { create, all } from 'mathjs';
+import { create, all, type BigNumber } from 'mathjs';
 import * as dm from '../src/det-math.js';
 
 const f64 = new Float64Array(1);
@@ -214,21 +214,21 @@ describe('det-math', () => {
       const b = BigInt.asUintN(64, i64[0]);
       const ex = Number((b >> 52n) & 0x7ffn), m = b & ((1n << 52n) - 1n);
       const [mant, e] = ex === 0 ? [m, -1074] : [m | (1n << 52n), ex - 1075];
-      const v = big.multiply(big.bignumber(mant.toString()), big.pow(big.bignumber(2), e));
-      return (x < 0 ? big.unaryMinus(v) : v) as ReturnType<typeof big.bignumber>;
+      const v = big.multiply(big.bignumber(mant.toString()), big.pow(big.bignumber(2), big.bignumber(e))) as BigNumber;
+      return x < 0 ? (big.unaryMinus(v) as BigNumber) : v;
     };
     // ulp of the exact value y (the spacing of doubles at |y|), from its double rounding
-    const err = (got: number, exact: ReturnType<typeof B>): number => {
+    const err = (got: number, exact: BigNumber): number => {
       const y = big.number(exact) as number;
       const ulp = spacing(y);
-      return Math.abs(big.number(big.subtract(B(got), exact)) as number) / ulp;
+      return Math.abs(big.number(big.subtract(B(got), exact) as BigNumber) as number) / ulp;
     };
     const spacing = (y: number): number => {
       f64[0] = Math.abs(y);
       i64[0] += 1n;
       return f64[0] - Math.abs(y);
     };
-    const checks: [string, (x: number) => number, (b: ReturnType<typeof B>) => ReturnType<typeof B>, Gen][] = [
+    const checks: [string, (x: number) => number, (b: BigNumber) => BigNumber, Gen][] = [
       ['sin', dm.sin, (b) => big.sin(b), uniform(r, -40, 40)],
       ['sin near n pi/2', dm.sin, (b) => big.sin(b), near(r, 2e6, 1e-9)],
       ['cos', dm.cos, (b) => big.cos(b), uniform(r, -40, 40)],
@@ -238,7 +238,7 @@ describe('det-math', () => {
       ['atan', dm.atan, (b) => big.atan(b), logUniform(r, -30, 30)],
       ['asin', dm.asin, (b) => big.asin(b), uniform(r, -1, 1)],
       ['acos', dm.acos, (b) => big.acos(b), uniform(r, -1, 1)],
-      ['cbrt', dm.cbrt, (b) => big.cbrt(b) as ReturnType<typeof B>, logUniform(r, -1000, 1000)],
+      ['cbrt', dm.cbrt, (b) => big.cbrt(b) as BigNumber, logUniform(r, -1000, 1000)],
     ];
     for (const [name, f, ref, gen] of checks) {
       let max = 0, at = 0;

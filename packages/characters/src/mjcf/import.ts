@@ -60,6 +60,7 @@ import { geomShape, readGeom } from './geom.js';
 import { expandIncludes, type IncludeReader } from './include.js';
 import { frameOrientation, isEulerSeq, toRadians, type AngleSettings } from './orientation.js';
 import { parseXML, type XmlElement } from './xml.js';
+import { detMath } from '@sinew/featherstone';
 
 export interface MJCFOptions {
   /** Reads an included file, given its path as written in <include file="...">. */
@@ -424,7 +425,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
           if (r.type === 'hinge' || r.type === 'slide') {
             const ax = a.vec('axis', 3) ?? [0, 0, 1];
             const axis = quatRotate(k.frame.q, ax);
-            if (!(Math.hypot(...axis) > 1e-14)) a.fail('axis', 'expected a non-zero axis');
+            if (!(detMath.hypot(axis[0], axis[1], axis[2]) > 1e-14)) a.fail('axis', 'expected a non-zero axis');
             joint.type = r.type === 'hinge' ? 'revolute' : 'prismatic';
             joint.axis = axis;
             const conv = (v: number): number => (r.type === 'hinge' ? toRadians(v, compiler) : v);

@@ -22,6 +22,7 @@ import {
 import type { CollisionWorld } from '../collision/collision-world.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 import type { ConstraintSource, StepContext } from './source.js';
+import { detMath } from '@sinew/featherstone';
 
 export interface ContactOptions {
   /** Tangent rows per contact: 1 (single tangent along the slip), 2 (pyramid, default), up to 6. */
@@ -116,8 +117,8 @@ export class ContactSource implements ConstraintSource {
         for (const s of b.model.shapes[i]) {
           const p = s.position ?? [0, 0, 0];
           const g = s.geometry;
-          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? Math.hypot(...g.halfExtents) : g.type === 'convex' ? convexReach(g.points) : 0.5;
-          r[i] = Math.max(r[i], Math.hypot(p[0], p[1], p[2]) + size);
+          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? detMath.hypot(g.halfExtents[0], g.halfExtents[1], g.halfExtents[2]) : g.type === 'convex' ? convexReach(g.points) : 0.5;
+          r[i] = Math.max(r[i], detMath.hypot(p[0], p[1], p[2]) + size);
         }
       }
       this.reach[b.index] = r;
@@ -252,8 +253,8 @@ export class ContactSource implements ConstraintSource {
     if (this.turnsFor !== d) {
       for (let q = 0; q < d; q++) {
         const ang = (Math.PI * q) / d;
-        this.turns[2 * q] = Math.cos(ang);
-        this.turns[2 * q + 1] = Math.sin(ang);
+        this.turns[2 * q] = detMath.cos(ang);
+        this.turns[2 * q + 1] = detMath.sin(ang);
       }
       this.turnsFor = d;
     }
@@ -294,6 +295,6 @@ export class ContactSource implements ConstraintSource {
 /** Largest distance of a hull's points from its origin. */
 function convexReach(points: ArrayLike<number>): number {
   let r = 0;
-  for (let i = 0; i + 2 < points.length; i += 3) r = Math.max(r, Math.hypot(points[i], points[i + 1], points[i + 2]));
+  for (let i = 0; i + 2 < points.length; i += 3) r = Math.max(r, detMath.hypot(points[i], points[i + 1], points[i + 2]));
   return r;
 }
