@@ -28,6 +28,19 @@
 // The polynomial coefficients are fdlibm's; the bit patterns beside them are those fdlibm gives,
 // and the test checks that each decimal literal parses to exactly that pattern.
 
+// No number crosses a call boundary here except into functions small enough for V8 to always
+// inline (hiWord, loWord, fromWords, clearLow, pow2): a double passed to or returned from a call
+// that is not inlined is boxed (a heap allocation), and World.step must allocate nothing. The
+// exported functions are small wrappers that put the argument in `io`, call the worker, and read
+// the result from `io`; the workers pass numbers to each other through `io` too.
+//   io[0]: argument and result; io[1], io[2]: the reduced argument y0 + y1 (sin, cos, tan);
+//   io[3]: the second argument (atan2's x); hypot's four arguments in io[0..3].
+// `var`, not `const`: a module-level const read inside a function costs a check for its temporal
+// dead zone (2 bytes of bytecode each), which would put the wrappers over the 27 bytes below which
+// V8 inlines a function into any caller, whatever the caller's inlining budget.
+// eslint-disable-next-line no-var
+var io = new Float64Array(4);
+
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -73,11 +86,10 @@ const PIO2_3 = 2.02226624871116645580e-21; // 0x3BA3198A 2E000000: third 33 bits
 const PIO2_3T = 8.47842766036889956997e-32; // 0x397B839A 252049C1
 const TWO52_15 = 6755399441055744; // 1.5 * 2^52: adding and subtracting it rounds to an integer
 
-let red0 = 0;
-let red1 = 0;
 
-/** Writes the remainder of x modulo pi/2 to red0 + red1 and returns n (mod 2^32) with x = n pi/2 + r. */
-function remPio2(x: number, ix: number): number {
+/** Writes the remainder of x = io[0] modulo pi/2 to io[1] + io[2] and returns n (mod 2^32) with x = n pi/2 + r. */
+function remPio2(ix: number): number {
+  const x = io[0];
   if (ix < 0x413921fb) {
     // |x| < 2^20 pi/2: Cody-Waite with up to three pieces of pi/2 (fdlibm e_rem_pio2.c, 'medium').
     const fn = x * INV_PIO2 + TWO52_15 - TWO52_15;
@@ -104,11 +116,11 @@ function remPio2(x: number, ix: number): number {
         y0 = r - w;
       }
     }
-    red0 = y0;
-    red1 = (r - y0) - w;
+    io[1] = y0;
+    io[2] = (r - y0) - w;
     return n;
   }
-  return remPio2Large(x);
+  return remPio2Large();
 }
 
 // 2/pi as a 1280-bit fixed-point integer, computed once on first use from Machin's formula
@@ -137,26 +149,25 @@ function twoOverPi(): bigint {
   return twoOverPiFixed;
 }
 
-/** Two-product (Dekker 1971, Veltkamp splitting): a*b = p + e exactly, e returned through prodErr. */
-let prodErr = 0;
-const SPLIT = 134217729; // 2^27 + 1
-function twoProd(a: number, b: number): number {
-  const p = a * b;
+const SPLIT = 134217729; // 2^27 + 1: Veltkamp's splitting constant for doubles
+
+/** The rounding error of a * b: a * b = fl(a * b) + e exactly (Dekker 1971, Veltkamp splitting). */
+function productError(a: number, b: number, p: number): number {
   let t = SPLIT * a;
   const ah = t - (t - a), al = a - ah;
   t = SPLIT * b;
   const bh = t - (t - b), bl = b - bh;
-  prodErr = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-  return p;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
 }
 
 const PIO2_HI = 1.57079632679489655800e0; // 0x3FF921FB 54442D18
 const PIO2_LO = 6.12323399573676603587e-17; // 0x3C91A626 33145C07
 
-/** Exact reduction of |x| >= 2^20 pi/2 with BigInt (or x infinite or NaN: red0 = red1 = NaN). */
-function remPio2Large(x: number): number {
+/** Exact reduction of x = io[0], |x| >= 2^20 pi/2, with BigInt (x infinite or NaN: io[1] = io[2] = NaN). */
+function remPio2Large(): number {
+  const x = io[0];
   if (!(x - x === 0)) {
-    red0 = red1 = x - x;
+    io[1] = io[2] = x - x;
     return 0;
   }
   const hi = hiWord(x), lo = loWord(x);
@@ -175,7 +186,7 @@ function remPio2Large(x: number): number {
   }
   // fraction = f / 2^s as a double-double from its top 106 bits
   if (f === 0n) {
-    red0 = red1 = 0;
+    io[1] = io[2] = 0;
     return n & 3;
   }
   const bits = f.toString(2).length;
@@ -184,14 +195,14 @@ function remPio2Large(x: number): number {
   const scale = shift - Number(s);
   const a0 = Number(top >> 53n) * pow2(scale + 53), a1 = Number(top & ((1n << 53n) - 1n)) * pow2(scale);
   // (a0 + a1) * (PIO2_HI + PIO2_LO) in double-double
-  const p = twoProd(a0, PIO2_HI);
-  const q = prodErr + (a0 * PIO2_LO + a1 * PIO2_HI);
+  const p = a0 * PIO2_HI;
+  const q = productError(a0, PIO2_HI, p) + (a0 * PIO2_LO + a1 * PIO2_HI);
   let y0 = p + q;
   let y1 = q - (y0 - p);
   if (negative) { y0 = -y0; y1 = -y1; }
   if (x < 0) { y0 = -y0; y1 = -y1; n = -n; }
-  red0 = y0;
-  red1 = y1;
+  io[1] = y0;
+  io[2] = y1;
   return n & 3;
 }
 
@@ -205,13 +216,13 @@ const S4 = 2.75573137070700676789e-6; // 0x3EC71DE3 57B1FE7D
 const S5 = -2.50507602534068634195e-8; // 0xBE5AE5E6 8A2B9CEB
 const S6 = 1.58969099521155010221e-10; // 0x3DE5D93A 5ACFD57C
 
-/** sin(x + y), |x + y| <= pi/4: x + S1 x^3 + ... + S6 x^13 with a first-order correction for y. */
-function kernelSin(x: number, y: number, hasTail: boolean): number {
+/** io[0] = sin(x + y), x = io[1], y = io[2], |x + y| <= pi/4: x + S1 x^3 + ... + S6 x^13 with a first-order correction for y. */
+function kernelSin(hasTail: boolean): void {
+  const x = io[1], y = io[2];
   const z = x * x, w = z * z;
   const r = S2 + z * (S3 + z * S4) + z * w * (S5 + z * S6);
   const v = z * x;
-  if (!hasTail) return x + v * (S1 + z * r);
-  return x - ((z * (0.5 * y - v * r) - y) - v * S1);
+  io[0] = hasTail ? x - ((z * (0.5 * y - v * r) - y) - v * S1) : x + v * (S1 + z * r);
 }
 
 const C1 = 4.16666666666666019037e-2; // 0x3FA55555 5555554C
@@ -221,13 +232,14 @@ const C4 = -2.75573143513906633035e-7; // 0xBE927E4F 809C52AD
 const C5 = 2.08757232129817482790e-9; // 0x3E21EE9E BDB4B1C4
 const C6 = -1.13596475577881948265e-11; // 0xBDA8FAE9 BE8838D4
 
-/** cos(x + y), |x + y| <= pi/4: 1 - x^2/2 + C1 x^4 + ... + C6 x^14 - x y, summed so 1 - x^2/2 keeps its low bits. */
-function kernelCos(x: number, y: number): number {
+/** io[0] = cos(x + y), x = io[1], y = io[2], |x + y| <= pi/4: 1 - x^2/2 + C1 x^4 + ... + C6 x^14 - x y, summed so 1 - x^2/2 keeps its low bits. */
+function kernelCos(): void {
+  const x = io[1], y = io[2];
   const z = x * x, w = z * z;
   const r = z * (C1 + z * (C2 + z * C3)) + w * w * (C4 + z * (C5 + z * C6));
   const hz = 0.5 * z;
   const h = 1 - hz;
-  return h + (((1 - h) - hz) + (z * r - x * y));
+  io[0] = h + (((1 - h) - hz) + (z * r - x * y));
 }
 
 const T = [
@@ -249,8 +261,9 @@ const [T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12] = T;
 const PIO4 = 7.85398163397448278999e-1; // 0x3FE921FB 54442D18
 const PIO4_LO = 3.06161699786838301793e-17; // 0x3C81A626 33145C07
 
-/** tan(x + y) (odd = 1) or -1/tan(x + y) (odd = -1), |x + y| <= pi/4. Above 0.6744 it uses tan(pi/4 - t). */
-function kernelTan(x: number, y: number, odd: number): number {
+/** io[0] = tan(x + y) (odd = 1) or -1/tan(x + y) (odd = -1), x = io[1], y = io[2], |x + y| <= pi/4. Above 0.6744 it uses tan(pi/4 - t). */
+function kernelTan(odd: number): void {
+  let x = io[1], y = io[2];
   const hx = hiWord(x);
   const big = (hx & 0x7fffffff) >= 0x3fe59428;
   if (big) {
@@ -268,64 +281,95 @@ function kernelTan(x: number, y: number, odd: number): number {
   w = x + r;
   if (big) {
     v = odd;
-    return (1 - ((hx >> 30) & 2)) * (v - 2 * (x - ((w * w) / (w + v) - r)));
+    { io[0] = (1 - ((hx >> 30) & 2)) * (v - 2 * (x - ((w * w) / (w + v) - r))); return; }
   }
-  if (odd === 1) return w;
+  if (odd === 1) { io[0] = w; return; }
   // -1/(x + r) to within an ulp: split w and its reciprocal in halves
   z = clearLow(w);
   v = r - (z - x);
   const a = -1 / w;
   const t = clearLow(a);
   s = 1 + t * z;
-  return t + a * (s + t * v);
+  { io[0] = t + a * (s + t * v); return; }
 }
 
 // ---------------------------------------------------------------------------------------------
 
 /** sin(x) to within 1 ulp, the same bits on every engine. */
 export function sin(x: number): number {
+  io[0] = x;
+  sinIO();
+  return io[0];
+}
+function sinIO(): void {
+  const x = io[0];
   const ix = hiWord(x) & 0x7fffffff;
   if (ix <= 0x3fe921fb) {
-    if (ix < 0x3e500000) return x; // |x| < 2^-26: sin x = x to the last bit (keeps -0)
-    return kernelSin(x, 0, false);
+    if (ix < 0x3e500000) return; // |x| < 2^-26: sin x = x to the last bit (keeps -0)
+    io[1] = x;
+    io[2] = 0;
+    kernelSin(false);
+    return;
   }
-  if (ix >= 0x7ff00000) return x - x;
-  const n = remPio2(x, ix);
-  switch (n & 3) {
-    case 0: return kernelSin(red0, red1, true);
-    case 1: return kernelCos(red0, red1);
-    case 2: return -kernelSin(red0, red1, true);
-    default: return -kernelCos(red0, red1);
+  if (ix >= 0x7ff00000) {
+    io[0] = x - x;
+    return;
   }
+  const n = remPio2(ix) & 3;
+  if (n & 1) kernelCos(); else kernelSin(true);
+  if (n >= 2) io[0] = -io[0];
 }
 
 /** cos(x) to within 1 ulp, the same bits on every engine. */
 export function cos(x: number): number {
+  io[0] = x;
+  cosIO();
+  return io[0];
+}
+function cosIO(): void {
+  const x = io[0];
   const ix = hiWord(x) & 0x7fffffff;
   if (ix <= 0x3fe921fb) {
-    if (ix < 0x3e46a09e) return 1; // |x| < 2^-27 sqrt 2: cos x rounds to 1
-    return kernelCos(x, 0);
+    if (ix < 0x3e46a09e) {
+      io[0] = 1; // |x| < 2^-27 sqrt 2: cos x rounds to 1
+      return;
+    }
+    io[1] = x;
+    io[2] = 0;
+    kernelCos();
+    return;
   }
-  if (ix >= 0x7ff00000) return x - x;
-  const n = remPio2(x, ix);
-  switch (n & 3) {
-    case 0: return kernelCos(red0, red1);
-    case 1: return -kernelSin(red0, red1, true);
-    case 2: return -kernelCos(red0, red1);
-    default: return kernelSin(red0, red1, true);
+  if (ix >= 0x7ff00000) {
+    io[0] = x - x;
+    return;
   }
+  const n = remPio2(ix) & 3;
+  if (n & 1) kernelSin(true); else kernelCos();
+  if (n === 1 || n === 2) io[0] = -io[0];
 }
 
 /** tan(x) to within 1 ulp, the same bits on every engine. */
 export function tan(x: number): number {
+  io[0] = x;
+  tanIO();
+  return io[0];
+}
+function tanIO(): void {
+  const x = io[0];
   const ix = hiWord(x) & 0x7fffffff;
   if (ix <= 0x3fe921fb) {
-    if (ix < 0x3e400000) return x; // |x| < 2^-27
-    return kernelTan(x, 0, 1);
+    if (ix < 0x3e400000) return; // |x| < 2^-27
+    io[1] = x;
+    io[2] = 0;
+    kernelTan(1);
+    return;
   }
-  if (ix >= 0x7ff00000) return x - x;
-  const n = remPio2(x, ix);
-  return kernelTan(red0, red1, 1 - ((n & 1) << 1));
+  if (ix >= 0x7ff00000) {
+    io[0] = x - x;
+    return;
+  }
+  const n = remPio2(ix);
+  kernelTan(1 - ((n & 1) << 1));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -345,14 +389,20 @@ const TWO_M1000 = 9.33263618503218878990e-302; // 2^-1000
 
 /** e^x to within 1 ulp, the same bits on every engine. */
 export function exp(x: number): number {
+  io[0] = x;
+  expIO();
+  return io[0];
+}
+function expIO(): void {
+  let x = io[0];
   const hx = hiWord(x);
   const negative = hx < 0;
   const ix = hx & 0x7fffffff;
   if (ix >= 0x40862e42) {
     // |x| >= 709.78: NaN, infinities, overflow, underflow
-    if (x !== x) return x + x;
-    if (x > EXP_OVER) return Infinity;
-    if (x < EXP_UNDER) return 0;
+    if (x !== x) { io[0] = x + x; return; }
+    if (x > EXP_OVER) { io[0] = Infinity; return; }
+    if (x < EXP_UNDER) { io[0] = 0; return; }
   }
   let hi = 0, lo = 0, k = 0;
   if (ix > 0x3fd62e42) {
@@ -367,17 +417,17 @@ export function exp(x: number): number {
     }
     x = hi - lo;
   } else if (ix < 0x3e300000) {
-    return 1 + x; // |x| < 2^-28
+    { io[0] = 1 + x; return; } // |x| < 2^-28
   }
   const t = x * x;
   const c = x - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
-  if (k === 0) return 1 - ((x * c) / (c - 2) - x);
+  if (k === 0) { io[0] = 1 - ((x * c) / (c - 2) - x); return; }
   const y = 1 - ((lo - (x * c) / (2 - c)) - hi);
   if (k >= -1021) {
-    if (k === 1024) return y * 2 * pow2(1023);
-    return y * pow2(k);
+    if (k === 1024) { io[0] = y * 2 * pow2(1023); return; }
+    { io[0] = y * pow2(k); return; }
   }
-  return y * pow2(k + 1000) * TWO_M1000;
+  { io[0] = y * pow2(k + 1000) * TWO_M1000; return; }
 }
 
 const LG1 = 6.666666666666735130e-1; // 0x3FE55555 55555593
@@ -391,17 +441,23 @@ const TWO54 = 1.80143985094819840000e16; // 2^54
 
 /** Natural logarithm to within 1 ulp, the same bits on every engine. */
 export function log(x: number): number {
+  io[0] = x;
+  logIO();
+  return io[0];
+}
+function logIO(): void {
+  let x = io[0];
   let hx = hiWord(x);
   let k = 0;
   if (hx < 0x00100000) {
     // x < 2^-1022: zero, negative, subnormal
-    if (x === 0) return -Infinity;
-    if (hx < 0 || x !== x) return NaN;
+    if (x === 0) { io[0] = -Infinity; return; }
+    if (hx < 0 || x !== x) { io[0] = NaN; return; }
     k -= 54;
     x *= TWO54;
     hx = hiWord(x);
   }
-  if (hx >= 0x7ff00000) return x + x;
+  if (hx >= 0x7ff00000) { io[0] = x + x; return; }
   k += (hx >> 20) - 1023;
   hx &= 0x000fffff;
   const i = (hx + 0x95f64) & 0x100000;
@@ -410,9 +466,9 @@ export function log(x: number): number {
   const f = x - 1;
   if ((0x000fffff & (2 + hx)) < 3) {
     // -2^-20 <= f < 2^-20
-    if (f === 0) return k === 0 ? 0 : k * LN2_HI + k * LN2_LO;
+    if (f === 0) { io[0] = k === 0 ? 0 : k * LN2_HI + k * LN2_LO; return; }
     const R = f * f * (0.5 - 0.33333333333333333 * f);
-    return k === 0 ? f - R : k * LN2_HI - ((R - k * LN2_LO) - f);
+    { io[0] = k === 0 ? f - R : k * LN2_HI - ((R - k * LN2_LO) - f); return; }
   }
   const s = f / (2 + f);
   const z = s * s;
@@ -422,9 +478,9 @@ export function log(x: number): number {
   const R = t2 + t1;
   if (((hx - 0x6147a) | (0x6b851 - hx)) > 0) {
     const hfsq = 0.5 * f * f;
-    return k === 0 ? f - (hfsq - s * (hfsq + R)) : k * LN2_HI - ((hfsq - (s * (hfsq + R) + k * LN2_LO)) - f);
+    { io[0] = k === 0 ? f - (hfsq - s * (hfsq + R)) : k * LN2_HI - ((hfsq - (s * (hfsq + R) + k * LN2_LO)) - f); return; }
   }
-  return k === 0 ? f - s * (f - R) : k * LN2_HI - ((s * (f - R) - k * LN2_LO) - f);
+  { io[0] = k === 0 ? f - s * (f - R) : k * LN2_HI - ((s * (f - R) - k * LN2_LO) - f); return; }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -459,17 +515,23 @@ const [A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10] = AT;
 
 /** atan(x) to within 1 ulp, the same bits on every engine. */
 export function atan(x: number): number {
+  io[0] = x;
+  atanIO();
+  return io[0];
+}
+function atanIO(): void {
+  let x = io[0];
   const hx = hiWord(x);
   const ix = hx & 0x7fffffff;
   if (ix >= 0x44100000) {
     // |x| >= 2^66
-    if (x !== x) return x + x;
-    return hx > 0 ? ATAN_HI[3] + ATAN_LO[3] : -ATAN_HI[3] - ATAN_LO[3];
+    if (x !== x) { io[0] = x + x; return; }
+    { io[0] = hx > 0 ? ATAN_HI[3] + ATAN_LO[3] : -ATAN_HI[3] - ATAN_LO[3]; return; }
   }
   let id: number;
   if (ix < 0x3fdc0000) {
     // |x| < 7/16
-    if (ix < 0x3e200000) return x; // |x| < 2^-29
+    if (ix < 0x3e200000) { io[0] = x; return; } // |x| < 2^-29
     id = -1;
   } else {
     x = Math.abs(x);
@@ -482,9 +544,9 @@ export function atan(x: number): number {
   const z = x * x, w = z * z;
   const s1 = z * (A0 + w * (A2 + w * (A4 + w * (A6 + w * (A8 + w * A10)))));
   const s2 = w * (A1 + w * (A3 + w * (A5 + w * (A7 + w * A9))));
-  if (id < 0) return x - x * (s1 + s2);
+  if (id < 0) { io[0] = x - x * (s1 + s2); return; }
   const r = ATAN_HI[id] - ((x * (s1 + s2) - ATAN_LO[id]) - x);
-  return hx < 0 ? -r : r;
+  { io[0] = hx < 0 ? -r : r; return; }
 }
 
 const PI = 3.1415926535897931160e0; // 0x400921FB 54442D18
@@ -492,44 +554,53 @@ const PI_LO = 1.2246467991473531772e-16; // 0x3CA1A626 33145C07
 
 /** atan2(y, x) to within 1 ulp with the special cases of ECMAScript's Math.atan2, the same bits on every engine. */
 export function atan2(y: number, x: number): number {
-  if (x !== x || y !== y) return x + y;
-  if (x === 1) return atan(y);
+  io[0] = y;
+  io[3] = x;
+  atan2IO();
+  return io[0];
+}
+/** io[0] = atan2(y, x), y = io[0], x = io[3]. */
+function atan2IO(): void {
+  const y = io[0], x = io[3];
+  if (x !== x || y !== y) { io[0] = x + y; return; }
+  if (x === 1) { atanIO(); return; } // io[0] is y
   const hx = hiWord(x), hy = hiWord(y);
   const m = ((hy >>> 31) & 1) | ((hx >>> 30) & 2); // 2 sign(x) + sign(y)
   if (y === 0) {
-    if (m < 2) return y; // atan2(+-0, +anything) = +-0
-    return m === 2 ? PI : -PI; // atan2(+-0, -anything) = +-pi
+    if (m < 2) { io[0] = y; return; } // atan2(+-0, +anything) = +-0
+    io[0] = m === 2 ? PI : -PI; // atan2(+-0, -anything) = +-pi
+    return;
   }
-  if (x === 0) return hy < 0 ? -PIO2_HI : PIO2_HI;
+  if (x === 0) { io[0] = hy < 0 ? -PIO2_HI : PIO2_HI; return; }
   const ix = hx & 0x7fffffff, iy = hy & 0x7fffffff;
   if (ix === 0x7ff00000 && loWord(x) === 0) {
     if (iy === 0x7ff00000 && loWord(y) === 0) {
       switch (m) {
-        case 0: return PIO4;
-        case 1: return -PIO4;
-        case 2: return 3 * PIO4;
-        default: return -3 * PIO4;
+        case 0: { io[0] = PIO4; return; }
+        case 1: { io[0] = -PIO4; return; }
+        case 2: { io[0] = 3 * PIO4; return; }
+        default: { io[0] = -3 * PIO4; return; }
       }
     }
     switch (m) {
-      case 0: return 0;
-      case 1: return -0;
-      case 2: return PI;
-      default: return -PI;
+      case 0: { io[0] = 0; return; }
+      case 1: { io[0] = -0; return; }
+      case 2: { io[0] = PI; return; }
+      default: { io[0] = -PI; return; }
     }
   }
-  if (iy === 0x7ff00000 && loWord(y) === 0) return hy < 0 ? -PIO2_HI : PIO2_HI;
+  if (iy === 0x7ff00000 && loWord(y) === 0) { io[0] = hy < 0 ? -PIO2_HI : PIO2_HI; return; }
   const k = (iy - ix) >> 20;
   let z: number;
   let mm = m;
   if (k > 60) { z = PIO2_HI + 0.5 * PI_LO; mm = m & 1; } // |y/x| > 2^60
   else if (hx < 0 && k < -60) z = 0; // |y|/x tiny and x < 0
-  else z = atan(Math.abs(y / x));
+  else { io[0] = Math.abs(y / x); atanIO(); z = io[0]; }
   switch (mm) {
-    case 0: return z;
-    case 1: return -z;
-    case 2: return PI - (z - PI_LO);
-    default: return (z - PI_LO) - PI;
+    case 0: { io[0] = z; return; }
+    case 1: { io[0] = -z; return; }
+    case 2: { io[0] = PI - (z - PI_LO); return; }
+    default: { io[0] = (z - PI_LO) - PI; return; }
   }
 }
 
@@ -557,17 +628,23 @@ function asinR(z: number): number {
 
 /** asin(x) to within 1 ulp, the same bits on every engine. */
 export function asin(x: number): number {
+  io[0] = x;
+  asinIO();
+  return io[0];
+}
+function asinIO(): void {
+  let x = io[0];
   const hx = hiWord(x);
   const ix = hx & 0x7fffffff;
   if (ix >= 0x3ff00000) {
     // |x| >= 1
-    if (x === 1 || x === -1) return x * PIO2_HI + x * PIO2_LO;
-    return NaN;
+    if (x === 1 || x === -1) { io[0] = x * PIO2_HI + x * PIO2_LO; return; }
+    { io[0] = NaN; return; }
   }
   if (ix < 0x3fe00000) {
     // |x| < 1/2
-    if (ix < 0x3e500000) return x; // |x| < 2^-26
-    return x + x * asinR(x * x);
+    if (ix < 0x3e500000) { io[0] = x; return; } // |x| < 2^-26
+    { io[0] = x + x * asinR(x * x); return; }
   }
   const z = (1 - Math.abs(x)) * 0.5;
   const s = Math.sqrt(z);
@@ -583,29 +660,35 @@ export function asin(x: number): number {
     const q = PIO4 - 2 * f;
     t = PIO4 - (p - q);
   }
-  return hx < 0 ? -t : t;
+  { io[0] = hx < 0 ? -t : t; return; }
 }
 
 /** acos(x) to within 1 ulp, the same bits on every engine. */
 export function acos(x: number): number {
+  io[0] = x;
+  acosIO();
+  return io[0];
+}
+function acosIO(): void {
+  let x = io[0];
   const hx = hiWord(x);
   const ix = hx & 0x7fffffff;
   if (ix >= 0x3ff00000) {
-    if (x === 1) return 0;
-    if (x === -1) return PI + 2 * PIO2_LO;
-    return NaN;
+    if (x === 1) { io[0] = 0; return; }
+    if (x === -1) { io[0] = PI + 2 * PIO2_LO; return; }
+    { io[0] = NaN; return; }
   }
   if (ix < 0x3fe00000) {
     // |x| < 1/2
-    if (ix <= 0x3c600000) return PIO2_HI + PIO2_LO; // |x| < 2^-57
-    return PIO2_HI - (x - (PIO2_LO - x * asinR(x * x)));
+    if (ix <= 0x3c600000) { io[0] = PIO2_HI + PIO2_LO; return; } // |x| < 2^-57
+    { io[0] = PIO2_HI - (x - (PIO2_LO - x * asinR(x * x))); return; }
   }
   if (hx < 0) {
     // x < -1/2: pi - 2 asin(sqrt((1 + x)/2))
     const z = (1 + x) * 0.5;
     const s = Math.sqrt(z);
     const w = asinR(z) * s - PIO2_LO;
-    return PI - 2 * (s + w);
+    { io[0] = PI - 2 * (s + w); return; }
   }
   // x > 1/2: 2 asin(sqrt((1 - x)/2))
   const z = (1 - x) * 0.5;
@@ -613,7 +696,7 @@ export function acos(x: number): number {
   const f = clearLow(s);
   const c = (z - f * f) / (s + f);
   const w = asinR(z) * s + c;
-  return 2 * (f + w);
+  { io[0] = 2 * (f + w); return; }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -630,14 +713,20 @@ const TWO32 = 4294967296;
 
 /** The cube root of x to within 1 ulp (fdlibm: < 0.667 ulp), the same bits on every engine. */
 export function cbrt(x: number): number {
+  io[0] = x;
+  cbrtIO();
+  return io[0];
+}
+function cbrtIO(): void {
+  let x = io[0];
   const h = hiWord(x);
   const sign = h & 0x80000000;
   const hx = h & 0x7fffffff;
-  if (hx >= 0x7ff00000) return x + x; // NaN, infinities
+  if (hx >= 0x7ff00000) { io[0] = x + x; return; } // NaN, infinities
   let t: number;
   if (hx < 0x00100000) {
     // zero or subnormal
-    if (x === 0) return x;
+    if (x === 0) { io[0] = x; return; }
     t = x * TWO54;
     const high = hiWord(t) & 0x7fffffff;
     t = fromWords(sign | (Math.floor(high / 3) + B2), 0);
@@ -657,7 +746,7 @@ export function cbrt(x: number): number {
   r = x / s;
   const w = t + t;
   r = (r - t) / (w + r);
-  return t + t * r;
+  { io[0] = t + t * r; return; }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -668,8 +757,35 @@ export function cbrt(x: number): number {
 const HYPOT_BIG = pow2(500); // below it, a sum of four squares stays finite
 const HYPOT_SMALL = pow2(-450); // above it, the largest square is so far above the subnormals that their rounding is lost
 
-/** sqrt(a^2 + b^2 + c^2 + d^2) for non-negative arguments whose squares neither overflow nor underflow. */
-function hypotCore(a: number, b: number, c: number, d: number): number {
+/**
+ * sqrt(a^2 + b^2 + c^2 + d^2) (pass 2 to 4 numbers), correctly rounded but for rare halfway
+ * cases, the same bits on every engine. Infinity if any argument is infinite, otherwise NaN if
+ * any is NaN, as Math.hypot.
+ */
+export function hypot(a: number, b: number, c = 0, d = 0): number {
+  io[0] = a;
+  io[1] = b;
+  io[2] = c;
+  io[3] = d;
+  hypotIO();
+  return io[0];
+}
+function hypotIO(): void {
+  let a = Math.abs(io[0]), b = Math.abs(io[1]), c = Math.abs(io[2]), d = Math.abs(io[3]);
+  const m = Math.max(a, b, c, d);
+  let unscale = 1;
+  if (!(m < HYPOT_BIG && m > HYPOT_SMALL)) {
+    if (a === Infinity || b === Infinity || c === Infinity || d === Infinity) { io[0] = Infinity; return; }
+    if (m !== m) { io[0] = NaN; return; }
+    if (m === 0) { io[0] = 0; return; }
+    // scale by 2^-e (exact) so the largest is in [1, 2), in two factors so that neither leaves the normal range
+    let e = ((hiWord(m) >> 20) & 0x7ff) - 1023;
+    if (e === -1023) e = ((hiWord(m * TWO54) >> 20) & 0x7ff) - 1023 - 54; // subnormal m
+    const h1 = e >> 1, h2 = e - h1;
+    const s1 = pow2(-h1), s2 = pow2(-h2);
+    a = a * s1 * s2; b = b * s1 * s2; c = c * s1 * s2; d = d * s1 * s2;
+    unscale = pow2(h1) * pow2(h2);
+  }
   // a^2 = pa + ea exactly (Veltkamp split of a into 26 + 27 bits)
   let t = SPLIT * a;
   let h = t - (t - a), l = a - h;
@@ -681,43 +797,22 @@ function hypotCore(a: number, b: number, c: number, d: number): number {
   t = SPLIT * d; h = t - (t - d); l = d - h;
   const pd = d * d, ed = ((h * h - pd) + 2 * h * l) + l * l;
   // pa + pb + pc + pd with the rounding error of each addition kept (two-sum)
-  let s = pa + pb;
-  let v = s - pa;
-  let err = (pa - (s - v)) + (pb - v);
-  let s2 = s + pc;
-  v = s2 - s;
-  err += (s - (s2 - v)) + (pc - v);
-  s = s2 + pd;
-  v = s - s2;
-  err += (s2 - (s - v)) + (pd - v);
+  let sum = pa + pb;
+  let v = sum - pa;
+  let err = (pa - (sum - v)) + (pb - v);
+  let sum2 = sum + pc;
+  v = sum2 - sum;
+  err += (sum - (sum2 - v)) + (pc - v);
+  sum = sum2 + pd;
+  v = sum - sum2;
+  err += (sum2 - (sum - v)) + (pd - v);
   err += (ea + eb) + (ec + ed);
-  // r = sqrt(s + err), one Newton step: r + (s + err - r^2) / (2 r), r^2 exact by two-product
-  const r = Math.sqrt(s);
-  if (r === 0) return r;
+  // r = sqrt(sum + err), one Newton step: r + (sum + err - r^2) / (2 r), r^2 exact by two-product
+  const r = Math.sqrt(sum);
+  if (r === 0) { io[0] = 0; return; }
   t = SPLIT * r; h = t - (t - r); l = r - h;
   const rr = r * r, er = ((h * h - rr) + 2 * h * l) + l * l;
-  return r + (((s - rr) - er) + err) / (2 * r);
-}
-
-/**
- * sqrt(a^2 + b^2 + c^2 + d^2) (pass 2 to 4 numbers), correctly rounded but for rare halfway
- * cases, the same bits on every engine. Infinity if any argument is infinite, otherwise NaN if
- * any is NaN, as Math.hypot.
- */
-export function hypot(a: number, b: number, c = 0, d = 0): number {
-  a = Math.abs(a); b = Math.abs(b); c = Math.abs(c); d = Math.abs(d);
-  const m = Math.max(a, b, c, d);
-  if (m < HYPOT_BIG && m > HYPOT_SMALL) return hypotCore(a, b, c, d);
-  if (a === Infinity || b === Infinity || c === Infinity || d === Infinity) return Infinity;
-  if (m !== m) return NaN;
-  if (m === 0) return 0;
-  // scale by 2^-e (exact) so the largest is in [1, 2)
-  let e = ((hiWord(m) >> 20) & 0x7ff) - 1023;
-  if (e === -1023) e = ((hiWord(m * TWO54) >> 20) & 0x7ff) - 1023 - 54; // subnormal m
-  // in two factors so that neither leaves the normal range
-  const h1 = e >> 1, h2 = e - h1;
-  const s1 = pow2(-h1), s2 = pow2(-h2);
-  return hypotCore(a * s1 * s2, b * s1 * s2, c * s1 * s2, d * s1 * s2) * pow2(h1) * pow2(h2);
+  io[0] = (r + (((sum - rr) - er) + err) / (2 * r)) * unscale;
 }
 
 /** x * x: for where `x ** 2` would be written (the exponent operator is pow, which engines round differently). */

@@ -109,21 +109,24 @@ export class ContactSource implements ConstraintSource {
 
   private reach: Float64Array[] = [];
   /** Largest distance of a link's shapes from its origin (bounding radius), cached per body. */
+  // (kept small, the cache filled in linkReaches: V8 then inlines it, and the number it returns
+  // is not boxed on the heap once per link and step)
   private linkReach(b: Body, link: number): number {
-    let r = this.reach[b.index];
-    if (!r) {
-      r = new Float64Array(b.model.nLinks);
-      for (let i = 0; i < b.model.nLinks; i++) {
-        for (const s of b.model.shapes[i]) {
-          const p = s.position ?? [0, 0, 0];
-          const g = s.geometry;
-          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? detMath.hypot(g.halfExtents[0], g.halfExtents[1], g.halfExtents[2]) : g.type === 'convex' ? convexReach(g.points) : 0.5;
-          r[i] = Math.max(r[i], detMath.hypot(p[0], p[1], p[2]) + size);
-        }
+    return (this.reach[b.index] ?? this.linkReaches(b))[link];
+  }
+
+  private linkReaches(b: Body): Float64Array {
+    const r = new Float64Array(b.model.nLinks);
+    for (let i = 0; i < b.model.nLinks; i++) {
+      for (const s of b.model.shapes[i]) {
+        const p = s.position ?? [0, 0, 0];
+        const g = s.geometry;
+        const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? detMath.hypot(g.halfExtents[0], g.halfExtents[1], g.halfExtents[2]) : g.type === 'convex' ? convexReach(g.points) : 0.5;
+        r[i] = Math.max(r[i], detMath.hypot(p[0], p[1], p[2]) + size);
       }
-      this.reach[b.index] = r;
     }
-    return r[link];
+    this.reach[b.index] = r;
+    return r;
   }
 
   /** Forgets the last detection's contacts (a step in which nothing is awake detects none). */
