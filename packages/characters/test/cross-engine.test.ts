@@ -17,11 +17,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, firstDifference, runBun, runChromium, runNode, runQuickJS, type EngineRun } from './cross-engine/engines.js';
-import { CHECK_EVERY, type SceneInput, type SceneResult } from './cross-engine/scenes.js';
+import { CHECK_EVERY, SNAPSHOT_STEP, type SceneInput, type SceneResult } from './cross-engine/scenes.js';
 
 // QuickJS interprets about 10-30 times slower than V8 compiles: step counts sized so that the
 // whole file takes about a minute on two cores.
-const STEPS: SceneInput['steps'] = { pile: 120, chain: 180, bullets: 60, gltf: 60, walk: 60 };
+const STEPS: SceneInput['steps'] = { pile: 120, chain: 180, bullets: 60, gltf: 60, walk: 60, restored: 60 };
 const shared = (p: string) => new URL(`../../../../shared/data/${p}`, import.meta.url);
 
 function parse(run: EngineRun): SceneResult[] {
@@ -42,10 +42,13 @@ describe('the same bits on every JavaScript engine', () => {
       entryPoints: [entry], bundle: true, write: false, format: 'iife', globalName: '__sinewScenes',
       platform: 'neutral', target: 'es2020', conditions: ['sinew-source'], logLevel: 'warning',
     }).outputFiles[0].text;
+    // the pile's snapshot at SNAPSHOT_STEP, taken in V8, which every engine restores and continues
+    const snapshotBase64 = runNode(`${bundle}\n;__sinewScenes.makeSnapshot()`).output;
     const input: SceneInput = {
       glbBase64: readFileSync(shared('gltf/CesiumMan.glb')).toString('base64'),
       bvh: readFileSync(shared('bvh/cmu_02_01_walk.bvh'), 'utf8'),
       steps: STEPS,
+      snapshotBase64,
     };
     script = `${bundle}\n;JSON.stringify(__sinewScenes.runAll(${JSON.stringify(input)}))`;
     const v8 = runNode(script);
@@ -54,12 +57,22 @@ describe('the same bits on every JavaScript engine', () => {
   }, 300_000);
 
   it('V8 ran every scene to its last checkpoint, and every scene moved', () => {
-    expect(reference.map((r) => r.name)).toEqual(['ragdoll pile', 'chain against its limits', 'bullets into ragdolls', 'glTF ragdoll', 'walk, follow and die']);
+    expect(reference.map((r) => r.name)).toEqual(['ragdoll pile', 'chain against its limits', 'bullets into ragdolls', 'glTF ragdoll', 'walk, follow and die', 'ragdoll pile restored from a V8 snapshot']);
     for (const r of reference) {
       const steps = r.checkpoints.map((c) => c.step);
       expect(steps[steps.length - 1], r.name).toBe(Math.max(...steps));
       expect(steps.every((s, i) => i === 0 || s - steps[i - 1] <= CHECK_EVERY), r.name).toBe(true);
       expect(new Set(r.checkpoints.map((c) => c.hash)).size, `${r.name}: states change`).toBe(r.checkpoints.length);
+    }
+  });
+
+  it('the pile restored from its snapshot at step 60 continues bit for bit like the pile itself (in V8; the other engines must then match V8)', () => {
+    const [original, restored] = [reference[0], reference[5]];
+    expect(restored.checkpoints.map((c) => c.step)).toEqual([SNAPSHOT_STEP, SNAPSHOT_STEP + 60]);
+    for (const c of restored.checkpoints) {
+      const same = original.checkpoints.find((o) => o.step === c.step)!;
+      expect(c.values, `step ${c.step}`).toEqual(same.values);
+      expect(c.time).toBe(same.time);
     }
   });
 

@@ -25,7 +25,12 @@ export interface SceneInput {
   bvh: string;
   /** Steps per scene (the test keeps them small for QuickJS). */
   steps: Record<string, number>;
+  /** A World.snapshot() of the ragdoll pile taken in V8 at step SNAPSHOT_STEP, base64 (makeSnapshot). */
+  snapshotBase64?: string;
 }
+
+/** The pile's step at which makeSnapshot takes its snapshot. */
+export const SNAPSHOT_STEP = 60;
 
 export interface Checkpoint {
   step: number;
@@ -87,12 +92,12 @@ function checkpoint(world: World, bodies: Body[], step: number): Checkpoint {
   return { step, time, values, hash: fnv(time + Object.keys(values).map((k) => k + values[k]).join('')) };
 }
 
-function run(name: string, world: World, bodies: Body[], steps: number, dt: number, before?: (step: number) => void): SceneResult {
-  const checkpoints: Checkpoint[] = [checkpoint(world, bodies, 0)];
-  for (let s = 1; s <= steps; s++) {
+function run(name: string, world: World, bodies: Body[], steps: number, dt: number, before?: (step: number) => void, first = 0): SceneResult {
+  const checkpoints: Checkpoint[] = [checkpoint(world, bodies, first)];
+  for (let s = first + 1; s <= first + steps; s++) {
     before?.(s);
     world.step(dt);
-    if (s % CHECK_EVERY === 0 || s === steps) checkpoints.push(checkpoint(world, bodies, s));
+    if (s % CHECK_EVERY === 0 || s === first + steps) checkpoints.push(checkpoint(world, bodies, s));
   }
   return { name, checkpoints };
 }
@@ -115,6 +120,25 @@ function preset(): Model {
 
 /** Four humanoid ragdolls dropped criss-cross on a plane. */
 function ragdollPile(steps: number): SceneResult {
+  const { world, bodies } = pile();
+  return run('ragdoll pile', world, bodies, steps, 1 / 60);
+}
+
+/** The pile restored from a snapshot taken in V8 at SNAPSHOT_STEP, stepped on from there. */
+function restoredPile(snapshot: Uint8Array, steps: number): SceneResult {
+  const { world, bodies } = pile();
+  world.restore(snapshot);
+  return run('ragdoll pile restored from a V8 snapshot', world, bodies, steps, 1 / 60, undefined, SNAPSHOT_STEP);
+}
+
+/** world.snapshot() of the pile at SNAPSHOT_STEP, base64. */
+export function makeSnapshot(): string {
+  const { world } = pile();
+  for (let s = 0; s < SNAPSHOT_STEP; s++) world.step(1 / 60);
+  return toBase64(world.snapshot());
+}
+
+function pile(): { world: World; bodies: Body[] } {
   const world = new World();
   world.addStatic({ geometry: { type: 'plane' } });
   const model = preset();
@@ -125,7 +149,7 @@ function ragdollPile(steps: number): SceneResult {
     place(b, layer % 2 === 0 ? [side, 0.3 + 0.45 * layer, 0] : [0, 0.3 + 0.45 * layer, side], layer % 2 === 0 ? LYING_X : LYING_XY);
     bodies.push(b);
   }
-  return run('ragdoll pile', world, bodies, steps, 1 / 60);
+  return { world, bodies };
 }
 
 /** A chain of 12 links hanging from the world, hinges and ball joints, swung hard against their limits. */
@@ -183,10 +207,21 @@ function bullets(steps: number): SceneResult {
   return run('bullets into ragdolls', world, bodies, steps, 1 / 60);
 }
 
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i], b = i + 1 < bytes.length ? bytes[i + 1] : 0, c = i + 2 < bytes.length ? bytes[i + 2] : 0;
+    s += BASE64[a >> 2] + BASE64[((a & 3) << 4) | (b >> 4)];
+    s += i + 1 < bytes.length ? BASE64[((b & 15) << 2) | (c >> 6)] : '=';
+    s += i + 2 < bytes.length ? BASE64[c & 63] : '=';
+  }
+  return s;
+}
+
 function fromBase64(text: string): Uint8Array {
   const table = new Int16Array(128).fill(-1);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  for (let i = 0; i < 64; i++) table[alphabet.charCodeAt(i)] = i;
+  for (let i = 0; i < 64; i++) table[BASE64.charCodeAt(i)] = i;
   const clean = text.replace(/=+$/, '');
   const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
   let acc = 0, bits = 0, o = 0;
@@ -230,7 +265,7 @@ function walkAndDie(bvhText: string, steps: number): SceneResult {
   });
 }
 
-/** The scenes named in input.steps (pile, chain, bullets, gltf, walk), each for its number of steps. */
+/** The scenes named in input.steps (pile, chain, bullets, gltf, walk, restored), each for its number of steps. */
 export function runAll(input: SceneInput): SceneResult[] {
   const n = input.steps;
   const out: SceneResult[] = [];
@@ -245,5 +280,6 @@ export function runAll(input: SceneInput): SceneResult[] {
   if (n.bullets) timed(() => bullets(n.bullets));
   if (n.gltf) timed(() => gltfRagdoll(fromBase64(input.glbBase64), n.gltf));
   if (n.walk) timed(() => walkAndDie(input.bvh, n.walk));
+  if (n.restored && input.snapshotBase64) timed(() => restoredPile(fromBase64(input.snapshotBase64!), n.restored));
   return out;
 }
