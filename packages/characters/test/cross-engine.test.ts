@@ -4,7 +4,7 @@
  * 200-400 m/s fired into two ragdolls, a ragdoll built from a glTF skin (CesiumMan.glb), the
  * humanoid preset following a retargeted CMU walk and shot dead halfway) are bundled once by
  * esbuild and run in V8 (a Node child process), JavaScriptCore (the `bun` dev dependency),
- * QuickJS (quickjs-emscripten, inside this process) and, where /usr/bin/chromium exists, Chromium.
+ * QuickJS (quickjs-emscripten, in a Node child process) and, where /usr/bin/chromium exists, Chromium.
  * Every 60 steps each body's q and qd are recorded bit for bit; every engine must give exactly
  * V8's bits, or the test names the first scene, step, body, quantity and index that differed.
  *
@@ -36,14 +36,14 @@ let script = '';
 let reference: SceneResult[] = [];
 
 describe('the same bits on every JavaScript engine', () => {
-  beforeAll(() => {
+  beforeAll(async () => {
     const entry = fileURLToPath(new URL('./cross-engine/scenes.ts', import.meta.url));
     const bundle = buildSync({
       entryPoints: [entry], bundle: true, write: false, format: 'iife', globalName: '__sinewScenes',
       platform: 'neutral', target: 'es2020', conditions: ['sinew-source'], logLevel: 'warning',
     }).outputFiles[0].text;
     // the pile's snapshot at SNAPSHOT_STEP, taken in V8, which every engine restores and continues
-    const snapshotBase64 = runNode(`${bundle}\n;__sinewScenes.makeSnapshot()`).output;
+    const snapshotBase64 = (await runNode(`${bundle}\n;__sinewScenes.makeSnapshot()`)).output;
     const input: SceneInput = {
       glbBase64: readFileSync(shared('gltf/CesiumMan.glb')).toString('base64'),
       bvh: readFileSync(shared('bvh/cmu_02_01_walk.bvh'), 'utf8'),
@@ -51,7 +51,7 @@ describe('the same bits on every JavaScript engine', () => {
       snapshotBase64,
     };
     script = `${bundle}\n;JSON.stringify(__sinewScenes.runAll(${JSON.stringify(input)}))`;
-    const v8 = runNode(script);
+    const v8 = await runNode(script);
     reference = parse(v8);
     console.log(`[cross-engine] ${v8.engine}: ${reference.map((r) => `${r.name} ${r.ms} ms`).join(', ')}`);
   }, 300_000);
@@ -87,8 +87,8 @@ describe('the same bits on every JavaScript engine', () => {
     expect(firstDifference(reference, reference, 'a', 'b')).toBeNull();
   });
 
-  it('JavaScriptCore (bun): the same bits as V8', () => {
-    const run = runBun(script);
+  it('JavaScriptCore (bun): the same bits as V8', async () => {
+    const run = await runBun(script);
     console.log(`[cross-engine] ${run.engine}: ${run.ms.toFixed(0)} ms`);
     expect(firstDifference(reference, parse(run), 'V8', run.engine)).toBeNull();
   }, 300_000);

@@ -14,7 +14,7 @@
  *  - the special values (NaN, +-0, +-Infinity, subnormals, +-1, domain edges) give exactly what
  *    Math gives (Object.is), as ECMAScript specifies them.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { create, all, type BigNumber } from 'mathjs';
 import * as dm from '../src/det-math.js';
@@ -120,6 +120,10 @@ const cases: Case1[] = [
 ];
 
 describe('det-math', () => {
+  // each test computes for seconds without a pause: let the worker answer the test runner's
+  // messages in between (a worker silent for a minute is reported as an error)
+  beforeEach(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+
   it('every coefficient literal parses to the bit pattern fdlibm gives for it', () => {
     const src = readFileSync(new URL('../src/det-math.ts', import.meta.url), 'utf8');
     const re = /(-?\d\.\d+(?:e[-+]?\d+)?)[,;]?\s*\/\/[^\n]*?0x([0-9A-F]{8})\s+([0-9A-F]{8})/gi;

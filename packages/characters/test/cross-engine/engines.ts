@@ -1,11 +1,14 @@
 /**
  * Runs one script (a bundle that ends in an expression yielding a JSON string) in each JavaScript
  * engine the project installs as a dev dependency: V8 (a Node child process), JavaScriptCore (the
- * `bun` package's binary), QuickJS (quickjs-emscripten, a WebAssembly build, inside this process)
- * and Chromium's V8 in a page (playwright-core with Debian's /usr/bin/chromium, when present).
+ * `bun` package's binary), QuickJS (quickjs-emscripten, a WebAssembly build, in a Node child
+ * process: quickjs-run.mjs) and Chromium's V8 in a page (playwright-core with Debian's
+ * /usr/bin/chromium, when present). Every engine runs asynchronously: the test runner's worker
+ * must keep answering its main process while an engine works for a minute.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,38 +23,47 @@ export interface EngineRun {
   ms: number;
 }
 
-/** Runs `script` (whose completion value is a string) as a command-line program: node or bun. */
-function runProcess(engine: string, command: string, script: string): EngineRun {
+/** Runs `command args... file` where file holds `text`; resolves to its standard output. */
+async function runFile(engine: string, command: string, args: string[], text: string): Promise<EngineRun> {
   const dir = mkdtempSync(join(tmpdir(), 'sinew-engines-'));
   try {
     const file = join(dir, 'script.js');
-    writeFileSync(file, `globalThis.__sinewOut = (0, eval)(${JSON.stringify(script)});\nconsole.log(globalThis.__sinewOut);\n`);
+    writeFileSync(file, text);
     const t0 = performance.now();
-    const r = spawnSync(command, [file], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    const { status, stdout, stderr } = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(command, [...args, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const out: Buffer[] = [], err: Buffer[] = [];
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stderr.on('data', (d: Buffer) => err.push(d));
+      child.on('error', (e) => reject(new Error(`${engine}: could not start ${command}: ${e.message}`)));
+      child.on('close', (code) => resolve({ status: code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    });
     const ms = performance.now() - t0;
-    if (r.error) throw new Error(`${engine}: could not start ${command}: ${r.error.message}`);
-    if (r.status !== 0) throw new Error(`${engine}: ${command} exited with ${r.status}: ${r.stderr.slice(0, 2000)}`);
-    return { engine, output: r.stdout.trim(), ms };
+    if (status !== 0) throw new Error(`${engine}: ${command} exited with ${status}: ${stderr.slice(0, 2000)}`);
+    return { engine, output: stdout.trim(), ms };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-export function runNode(script: string): EngineRun {
-  return runProcess('V8 (node)', process.execPath, script);
+/** `script` (whose completion value is a string) as a command-line program that prints that string. */
+const printing = (script: string) => `globalThis.__sinewOut = (0, eval)(${JSON.stringify(script)});\nconsole.log(globalThis.__sinewOut);\n`;
+
+export function runNode(script: string): Promise<EngineRun> {
+  return runFile('V8 (node)', process.execPath, [], printing(script));
 }
 
 /** The bun binary of the `bun` dev dependency (its postinstall puts it in place of bin/bun.exe). */
 export function bunBinary(): string {
   const bin = join(dirname(require.resolve('bun/package.json')), 'bin', 'bun.exe');
-  if (!existsSync(bin) || readFileSync(bin).length < 1 << 20) {
+  if (!existsSync(bin) || statSync(bin).size < 1 << 20) {
     throw new Error(`${bin} is not the bun binary: the bun package's postinstall did not run (pnpm runs it when "bun" is in pnpm.onlyBuiltDependencies of the root package.json; \`pnpm rebuild bun\` runs it now)`);
   }
   return bin;
 }
 
-export function runBun(script: string): EngineRun {
-  return runProcess('JavaScriptCore (bun)', bunBinary(), script);
+export function runBun(script: string): Promise<EngineRun> {
+  return runFile('JavaScriptCore (bun)', bunBinary(), [], printing(script));
 }
 
 /**
@@ -81,28 +93,9 @@ const TEXT_DECODER = `if (typeof TextDecoder === 'undefined') globalThis.TextDec
 };
 `;
 
-export async function runQuickJS(script: string): Promise<EngineRun> {
-  const { getQuickJS } = await import('quickjs-emscripten');
-  const quickjs = await getQuickJS();
-  const runtime = quickjs.newRuntime();
-  runtime.setMaxStackSize(0);
-  const vm = runtime.newContext();
-  try {
-    const t0 = performance.now();
-    const result = vm.evalCode(TEXT_DECODER + script, 'scenes.js');
-    const ms = performance.now() - t0;
-    if (result.error) {
-      const e = vm.dump(result.error);
-      result.error.dispose();
-      throw new Error(`QuickJS: ${typeof e === 'object' ? JSON.stringify(e) : String(e)}`);
-    }
-    const out = vm.getString(result.value);
-    result.value.dispose();
-    return { engine: 'QuickJS (quickjs-emscripten)', output: out, ms };
-  } finally {
-    vm.dispose();
-    runtime.dispose();
-  }
+export function runQuickJS(script: string): Promise<EngineRun> {
+  const runner = fileURLToPath(new URL('./quickjs-run.mjs', import.meta.url));
+  return runFile('QuickJS (quickjs-emscripten)', process.execPath, [runner], TEXT_DECODER + script);
 }
 
 export async function runChromium(script: string): Promise<EngineRun> {
