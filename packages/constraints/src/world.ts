@@ -43,6 +43,7 @@ import { refusedInput, restoreWorldState, saveWorldState, type WorldState } from
 import { renumberWarmStarts, sourceBodies, sourceBodyRemoved } from './lifetime.js';
 import { ContactEventRecorder, type ContactEvent, type ContactForce } from './events.js';
 import { LimitEventRecorder, type LimitHit } from './limit-events.js';
+import { decodeSnapshot, encodeSnapshot } from './world-snapshot.js';
 
 /** How position drift is removed after a step: 'post' (post-stabilisation), 'baumgarte' (a velocity bias) or 'none'. */
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
@@ -820,6 +821,20 @@ export class World {
     // a body asleep before and after keeps its shapes where the collision world last placed them:
     // they must be placed where the restored q puts them
     this.collision.repose();
+  }
+
+  /**
+   * saveState() as one little-endian binary buffer (world-snapshot.ts), written into `out` when it
+   * is large enough (the snapshot is then the subarray returned): for rollback, or to send to a
+   * peer whose world was built the same way. restore(snapshot) continues bit for bit, in any engine.
+   */
+  snapshot(out?: Uint8Array): Uint8Array {
+    return encodeSnapshot(this.saveState(), out);
+  }
+
+  /** Takes back what snapshot() wrote (here or in a world built the same way); refused with a RangeError, before anything changes, when it does not fit. */
+  restore(snapshot: Uint8Array): void {
+    this.restoreState(decodeSnapshot(snapshot));
   }
 
   /** Advances the world by dt seconds (refuses a non-finite or non-positive dt, leaving the world unchanged). */

@@ -19,3 +19,4 @@ import { forwardDynamics as abmAccelerations } from './aba.js';
 import { accelerationDeltas as abmAccelerationDeltas } from './deltas.js';
 /** The names of the Kokkevis paper: ABM.Accelerations (forward dynamics) and ABM.AccelerationDeltas. */
 export const ABM = Object.freeze({ Accelerations: abmAccelerations, AccelerationDeltas: abmAccelerationDeltas });
+export * as detMath from './det-math.js';

@@ -16,6 +16,7 @@ import type { Arr } from './spatial.js';
 import type { State } from './state.js';
 import { forwardKinematics } from './kinematics.js';
 import { freeRootCount, freeRootMomenta, restoreFreeRootMomenta } from './momentum-correction.js';
+import * as detMath from './det-math.js';
 
 /**
  * One semi-implicit Euler step with the given accelerations. For models with free-floating roots
@@ -117,8 +118,8 @@ function turnBack(): void {
   const t = TURN, h = t[6];
   const hx = -0.5 * h * t[0], hy = -0.5 * h * t[1], hz = -0.5 * h * t[2];
   const th = Math.sqrt(hx * hx + hy * hy + hz * hz);
-  const k = th < 1e-8 ? 1 - (th * th) / 6 : Math.sin(th) / th;
-  const rx = hx * k, ry = hy * k, rz = hz * k, rw = Math.cos(th);
+  const k = th < 1e-8 ? 1 - (th * th) / 6 : detMath.sin(th) / th;
+  const rx = hx * k, ry = hy * k, rz = hz * k, rw = detMath.cos(th);
   const px = t[3], py = t[4], pz = t[5];
   const sx = 2 * (ry * pz - rz * py), sy = 2 * (rz * px - rx * pz), sz = 2 * (rx * py - ry * px);
   t[7] = px + rw * sx + (ry * sz - rz * sy);

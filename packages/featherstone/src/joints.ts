@@ -10,6 +10,7 @@
  *                      origin's velocity, both in the link frame), fixed [].
  */
 import { quatMul, quatToMat, type Arr } from './spatial.js';
+import * as detMath from './det-math.js';
 
 /** Joint type codes as stored in a Model (`model.jointType[i]`), by name. */
 export const JointType = {
@@ -64,7 +65,7 @@ export function jointTransform(type: number, axis: ArrayLike<number>, ao: number
     case JointType.revolute: {
       // E = R(axis, q)^T (Rodrigues), r = 0
       const x = axis[ao], y = axis[ao + 1], z = axis[ao + 2];
-      const c = Math.cos(q[qo]), s = Math.sin(q[qo]), t = 1 - c;
+      const c = detMath.cos(q[qo]), s = detMath.sin(q[qo]), t = 1 - c;
       out[oo] = t * x * x + c; out[oo + 1] = t * x * y + s * z; out[oo + 2] = t * x * z - s * y;
       out[oo + 3] = t * x * y - s * z; out[oo + 4] = t * y * y + c; out[oo + 5] = t * y * z + s * x;
       out[oo + 6] = t * x * z + s * y; out[oo + 7] = t * y * z - s * x; out[oo + 8] = t * z * z + c;
@@ -151,8 +152,8 @@ function rotateQuatByBodyRate(q: Arr, qo: number, qd: ArrayLike<number>, vo: num
   const ax = qd[vo] * dt * f, ay = qd[vo + 1] * dt * f, az = qd[vo + 2] * dt * f;
   const th = Math.sqrt(ax * ax + ay * ay + az * az);
   // exp of the pure quaternion (ax, ay, az): [sin(th) a/th, cos(th)]; sin(th)/th by series near 0
-  const k = th < 1e-8 ? 1 - (th * th) / 6 : Math.sin(th) / th;
-  s[0] = ax * k; s[1] = ay * k; s[2] = az * k; s[3] = Math.cos(th);
+  const k = th < 1e-8 ? 1 - (th * th) / 6 : detMath.sin(th) / th;
+  s[0] = ax * k; s[1] = ay * k; s[2] = az * k; s[3] = detMath.cos(th);
   quatMul(q, qo, s, 0, q, qo);
   // (Math.hypot would allocate its argument list on every call.)
   const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];

@@ -6,6 +6,7 @@ import { JointType } from './joints.js';
 import type { Model } from './model.js';
 import type { Arr } from './spatial.js';
 import type { State } from './state.js';
+import * as detMath from './det-math.js';
 
 /**
  * Fills work.Xup (parent -> link), work.pose (link -> world), and with velocities, work.v and
@@ -32,7 +33,7 @@ export function forwardKinematics(model: Model, state: State, withVelocities = t
     if (t === JointType.revolute) {
       // E_J = R(axis, q)^T (Rodrigues)
       const x = axis[ao], y = axis[ao + 1], z = axis[ao + 2];
-      const cq = Math.cos(q[qo]), sq = Math.sin(q[qo]), k = 1 - cq;
+      const cq = detMath.cos(q[qo]), sq = detMath.sin(q[qo]), k = 1 - cq;
       j00 = k * x * x + cq; j01 = k * x * y + sq * z; j02 = k * x * z - sq * y;
       j10 = k * x * y - sq * z; j11 = k * y * y + cq; j12 = k * y * z + sq * x;
       j20 = k * x * z + sq * y; j21 = k * y * z - sq * x; j22 = k * z * z + cq;

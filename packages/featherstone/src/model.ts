@@ -9,6 +9,7 @@
 import { JOINT_NQ, JOINT_NV, JOINT_TYPE_NAMES, JointType, motionSubspace, type JointTypeName } from './joints.js';
 import { rigidBodyInertia } from './spatial.js';
 import type { ShapeDesc } from './shapes.js';
+import * as detMath from './det-math.js';
 
 /** Thrown for an invalid model description; `path` names the link and field at fault. */
 export class ModelError extends Error {
@@ -293,13 +294,13 @@ export class ModelBuilder {
     if (j.type === 'revolute' || j.type === 'prismatic') {
       if (j.axis === undefined) throw new ModelError(`${where}.joint.axis`, `a ${j.type} joint needs an axis: expected 3 numbers`);
       checkFiniteVec(`${where}.joint.axis`, j.axis, 3);
-      const len = Math.hypot(j.axis[0], j.axis[1], j.axis[2]);
+      const len = detMath.hypot(j.axis[0], j.axis[1], j.axis[2]);
       if (!(len > 1e-12)) throw new ModelError(`${where}.joint.axis`, 'zero-length axis');
     }
     if (j.position !== undefined) checkFiniteVec(`${where}.joint.position`, j.position, 3);
     if (j.rotation !== undefined) {
       checkFiniteVec(`${where}.joint.rotation`, j.rotation, 4);
-      const n = Math.hypot(j.rotation[0], j.rotation[1], j.rotation[2], j.rotation[3]);
+      const n = detMath.hypot(j.rotation[0], j.rotation[1], j.rotation[2], j.rotation[3]);
       if (!(n > 1e-12)) throw new ModelError(`${where}.joint.rotation`, 'zero quaternion');
     }
     for (const key of ['damping', 'armature', 'stiffness'] as const) {
@@ -355,13 +356,13 @@ export class ModelBuilder {
       for (let k = 0; k < jointNv[i]; k++) dofLink[vOffset[i] + k] = i;
       // X_tree: E = R_joint^T, r = joint position in parent frame
       const r = j.rotation ?? [0, 0, 0, 1];
-      const rn = Math.hypot(r[0], r[1], r[2], r[3]);
+      const rn = detMath.hypot(r[0], r[1], r[2], r[3]);
       quatToRowMajorTransposed(r[0] / rn, r[1] / rn, r[2] / rn, r[3] / rn, rot);
       treeX.set(rot, 12 * i);
       const p = j.position ?? [0, 0, 0];
       treeX[12 * i + 9] = p[0]; treeX[12 * i + 10] = p[1]; treeX[12 * i + 11] = p[2];
       if (j.axis) {
-        const len = Math.hypot(j.axis[0], j.axis[1], j.axis[2]);
+        const len = detMath.hypot(j.axis[0], j.axis[1], j.axis[2]);
         axis[3 * i] = j.axis[0] / len; axis[3 * i + 1] = j.axis[1] / len; axis[3 * i + 2] = j.axis[2] / len;
       }
       motionSubspace(t, axis, 3 * i, S, 36 * i);
@@ -386,7 +387,7 @@ export class ModelBuilder {
         } else {
           const sl = j.limits as SphericalLimits;
           const ta = sl.twistAxis ?? [0, 1, 0];
-          const tl = Math.hypot(ta[0], ta[1], ta[2]);
+          const tl = detMath.hypot(ta[0], ta[1], ta[2]);
           const swing: [number, number] = typeof sl.swing === 'number' ? [sl.swing, sl.swing] : [sl.swing[0], sl.swing[1]];
           sphericalLimits[i] = { twistAxis: Float64Array.of(ta[0] / tl, ta[1] / tl, ta[2] / tl), swing, twist: [sl.twist[0], sl.twist[1]] };
         }
@@ -437,7 +438,7 @@ function checkLimits(path: string, type: JointTypeName, limits: JointSpec['limit
     }
     if (l.twistAxis !== undefined) {
       checkFiniteVec(`${path}.twistAxis`, l.twistAxis, 3);
-      if (!(Math.hypot(l.twistAxis[0], l.twistAxis[1], l.twistAxis[2]) > 1e-12)) throw new ModelError(`${path}.twistAxis`, 'zero-length axis');
+      if (!(detMath.hypot(l.twistAxis[0], l.twistAxis[1], l.twistAxis[2]) > 1e-12)) throw new ModelError(`${path}.twistAxis`, 'zero-length axis');
     }
   } else {
     throw new ModelError(path, `a ${type} joint takes no limits`);
@@ -491,7 +492,7 @@ function checkShape(path: string, shape: ShapeDesc): void {
   if (shape.rotation !== undefined) {
     checkFiniteVec(`${path}.rotation`, shape.rotation, 4);
     const r = shape.rotation;
-    if (!(Math.hypot(r[0], r[1], r[2], r[3]) > 1e-12)) throw new ModelError(`${path}.rotation`, 'zero quaternion');
+    if (!(detMath.hypot(r[0], r[1], r[2], r[3]) > 1e-12)) throw new ModelError(`${path}.rotation`, 'zero quaternion');
   }
   for (const key of ['friction', 'restitution'] as const) {
     const v = shape[key];

@@ -21,6 +21,7 @@
 import {
   accelerationDeltasPointForce, accelerationDeltasTorque, choleskyFactor, choleskySolve, forwardDynamics, forwardKinematics, momentum, type Model, type State,
 } from '@sinew/featherstone';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of `applyImpulse`: degrees of freedom held still. */
 export interface ImpulseOptions {
@@ -39,7 +40,7 @@ export function applyImpulse(model: Model, state: State, link: number, point: Ar
   }
   const nv = model.nv;
   const jump = new Float64Array(nv);
-  const mag = Math.hypot(impulse[0], impulse[1], impulse[2]);
+  const mag = detMath.hypot(impulse[0], impulse[1], impulse[2]);
   if (mag === 0) return jump;
   forwardKinematics(model, state, true);
   // the articulated inertias do not depend on tau or fext, so they are valid for any load

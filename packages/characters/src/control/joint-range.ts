@@ -12,16 +12,17 @@
  */
 import { JointType, type Model } from '@sinew/featherstone';
 import { quatFromAxisAngle, quatMultiply, quatNormalize } from '../motion/quat.js';
+import { detMath } from '@sinew/featherstone';
 
 type Limits = NonNullable<Model['sphericalLimits'][number]>;
 
 /** Cone axes u, v perpendicular to the twist axis a (as JointLimits builds them). */
 function coneAxes(a: ArrayLike<number>): [number[], number[]] {
   let u = [1 - a[0] * a[0], -a[0] * a[1], -a[0] * a[2]];
-  let n = Math.hypot(u[0], u[1], u[2]);
+  let n = detMath.hypot(u[0], u[1], u[2]);
   if (n < 1e-6) {
     u = [-a[2] * a[0], -a[2] * a[1], 1 - a[2] * a[2]];
-    n = Math.hypot(u[0], u[1], u[2]);
+    n = detMath.hypot(u[0], u[1], u[2]);
   }
   u = [u[0] / n, u[1] / n, u[2] / n];
   const v = [a[1] * u[2] - a[2] * u[1], a[2] * u[0] - a[0] * u[2], a[0] * u[1] - a[1] * u[0]];
@@ -44,24 +45,24 @@ function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): SwingTwist {
   if (w < 0) { x = -x; y = -y; z = -z; w = -w; }
   // twist t = normalise([(v . a) a, w]); swing s = q t^-1
   const p = x * a[0] + y * a[1] + z * a[2];
-  let psi = 2 * Math.atan2(p, w);
+  let psi = 2 * detMath.atan2(p, w);
   if (psi > Math.PI) psi -= 2 * Math.PI;
-  const tn = Math.hypot(p, w);
+  const tn = detMath.hypot(p, w);
   const tx = (p * a[0]) / tn, ty = (p * a[1]) / tn, tz = (p * a[2]) / tn, tw = w / tn;
   // s = q * conj(t)
   const sx = w * -tx + x * tw + y * -tz - z * -ty;
   const sy = w * -ty - x * -tz + y * tw + z * -tx;
   const sz = w * -tz + x * -ty - y * -tx + z * tw;
   const sw = w * tw - x * -tx - y * -ty - z * -tz;
-  const sn = Math.hypot(sx, sy, sz);
-  const theta = 2 * Math.atan2(sn, Math.abs(sw));
+  const sn = detMath.hypot(sx, sy, sz);
+  const theta = 2 * detMath.atan2(sn, Math.abs(sw));
   const sg = sw < 0 ? -1 : 1;
   const n = sn > 1e-12 ? [(sg * sx) / sn, (sg * sy) / sn, (sg * sz) / sn] : [0, 0, 0];
   let cone = Math.max(lim.swing[0], lim.swing[1]);
   if (sn > 1e-12) {
     const [u, v] = coneAxes(a);
     const nu = n[0] * u[0] + n[1] * u[1] + n[2] * u[2], nv = n[0] * v[0] + n[1] * v[1] + n[2] * v[2];
-    cone = 1 / Math.sqrt((nu / Math.max(lim.swing[0], 1e-9)) ** 2 + (nv / Math.max(lim.swing[1], 1e-9)) ** 2);
+    cone = 1 / Math.sqrt(detMath.sq(nu / Math.max(lim.swing[0], 1e-9)) + detMath.sq(nv / Math.max(lim.swing[1], 1e-9)));
   }
   return { theta, n, psi, cone };
 }

@@ -17,6 +17,7 @@ import {
 } from '../motion/quat.js';
 import type { Retargeter } from '../motion/retarget.js';
 import { projectIntoLimits } from './joint-range.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of a JointTrajectory: wrap mode, the difference step of its velocities, and a name. */
 export interface JointTrajectoryOptions {
@@ -227,7 +228,7 @@ export class JointTrajectory {
           // origin velocity in the link frame at the rotation halfway (featherstone's integrator takes the midpoint too)
           tmp[4] = (qb[qo] - qa[qo]) / dt; tmp[5] = (qb[qo + 1] - qa[qo + 1]) / dt; tmp[6] = (qb[qo + 2] - qa[qo + 2]) / dt;
           const sx = 0.5 * out[vo] * dt, sy = 0.5 * out[vo + 1] * dt, sz = 0.5 * out[vo + 2] * dt;
-          const th = Math.hypot(sx, sy, sz);
+          const th = detMath.hypot(sx, sy, sz);
           quatFromAxisAngle(th > 0 ? sx / th : 1, th > 0 ? sy / th : 0, th > 0 ? sz / th : 0, th, tmp, 0);
           quatMultiply(qa, qo + 3, tmp, 0, tmp, 0);
           quatRotateInverse(tmp, 0, tmp, 4, out, vo + 3);

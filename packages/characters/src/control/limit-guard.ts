@@ -30,6 +30,7 @@ import { JointType, type Model } from '@sinew/featherstone';
 import type { Body, ConstraintSource, StepContext, World } from '@sinew/constraints';
 import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
 import { sphericalExcess } from './joint-range.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of the SphericalLimitGuard: margin, swing-twist handling and which rows it adds. */
 export interface SphericalLimitGuardOptions {
@@ -116,8 +117,8 @@ export class SphericalLimitGuard implements ConstraintSource {
     rotate(x, y, z, w, a[0], a[1], a[2], f, 0);
     const bx = f[0], by = f[1], bz = f[2];
     const cx = a[1] * bz - a[2] * by, cy = a[2] * bx - a[0] * bz, cz = a[0] * by - a[1] * bx;
-    const sn = Math.hypot(cx, cy, cz);
-    const theta = Math.atan2(sn, a[0] * bx + a[1] * by + a[2] * bz);
+    const sn = detMath.hypot(cx, cy, cz);
+    const theta = detMath.atan2(sn, a[0] * bx + a[1] * by + a[2] * bz);
     if (sn < 1e-6 || theta < 1e-3) return; // direction undefined: nothing turns the cone
     const nx = cx / sn, ny = cy / sn, nz = cz / sn;
     // m = n x a
@@ -126,20 +127,20 @@ export class SphericalLimitGuard implements ConstraintSource {
     rotate(-x, -y, -z, w, nx, ny, nz, f, 3);
     rotate(-x, -y, -z, w, a[0], a[1], a[2], f, 6);
     rotate(-x, -y, -z, w, mx, my, mz, f, 9);
-    const cot = Math.cos(theta) / Math.sin(theta);
+    const cot = detMath.cos(theta) / detMath.sin(theta);
     // d phi / dt = w . (R^T a - cot(theta) R^T m)
     const px = f[6] - cot * f[9], py = f[7] - cot * f[10], pz = f[8] - cot * f[11];
     const vo = m.vOffset[link], qd = body.state.qd;
     // cone axes u, v (as JointLimits builds them)
     let ux = 1 - a[0] * a[0], uy = -a[0] * a[1], uz = -a[0] * a[2];
-    let un = Math.hypot(ux, uy, uz);
-    if (un < 1e-6) { ux = -a[2] * a[0]; uy = -a[2] * a[1]; uz = 1 - a[2] * a[2]; un = Math.hypot(ux, uy, uz); }
+    let un = detMath.hypot(ux, uy, uz);
+    if (un < 1e-6) { ux = -a[2] * a[0]; uy = -a[2] * a[1]; uz = 1 - a[2] * a[2]; un = detMath.hypot(ux, uy, uz); }
     ux /= un; uy /= un; uz /= un;
     const vx = a[1] * uz - a[2] * uy, vy = a[2] * ux - a[0] * uz, vz = a[0] * uy - a[1] * ux;
     const c = nx * ux + ny * uy + nz * uz, s = nx * vx + ny * vy + nz * vz;
     const S1 = Math.max(s1, 1e-9), S2 = Math.max(s2, 1e-9);
     if (Math.abs(s1 - s2) > 1e-9) {
-      const cone = 1 / Math.sqrt((c / S1) ** 2 + (s / S2) ** 2);
+      const cone = 1 / Math.sqrt(detMath.sq(c / S1) + detMath.sq(s / S2));
       const dcone = -cone * cone * cone * s * c * (1 / (S2 * S2) - 1 / (S1 * S1));
       // row of g = cone(phi) - theta
       const jx = dcone * px - f[3], jy = dcone * py - f[4], jz = dcone * pz - f[5];
@@ -153,10 +154,10 @@ export class SphericalLimitGuard implements ConstraintSource {
       }
     }
     if (theta > this.twistSwing) {
-      let psi = 2 * Math.atan2(x * a[0] + y * a[1] + z * a[2], w);
+      let psi = 2 * detMath.atan2(x * a[0] + y * a[1] + z * a[2], w);
       if (psi > Math.PI) psi -= 2 * Math.PI;
       if (psi < -Math.PI) psi += 2 * Math.PI;
-      const k = 1 - Math.cos(theta);
+      const k = 1 - detMath.cos(theta);
       // row of psi: a + (1 - cos theta) (R^T a - cot(theta) R^T m)
       const tx = a[0] + k * px, ty = a[1] + k * py, tz = a[2] + k * pz;
       const rate = tx * qd[vo] + ty * qd[vo + 1] + tz * qd[vo + 2];

@@ -35,6 +35,7 @@ import { groupValue, jointGroups, type JointGroup, type PerGroup } from './joint
 import { projectIntoLimits } from './joint-range.js';
 import { ensureSphericalLimitGuard } from './limit-guard.js';
 import { MuscleTone } from './muscle-tone.js';
+import { detMath } from '@sinew/featherstone';
 
 /** How a MotionFollower drives the root: 'kinematic' (follows the clip's root path), 'assisted' (bounded virtual force and torque) or 'free' (not driven). */
 export type RootMode = 'kinematic' | 'assisted' | 'free';
@@ -194,7 +195,7 @@ export class MotionFollower implements ConstraintSource {
     if (!Number.isFinite(this.rate)) throw new RangeError(`MotionFollower: playbackRate ${this.rate} is not finite`);
     this.feedforward = options.feedforward ?? 'clip';
     this.groups = jointGroups(m, options.groups);
-    const weight = m.totalMass() * Math.hypot(world.gravity[0], world.gravity[1], world.gravity[2]);
+    const weight = m.totalMass() * detMath.hypot(world.gravity[0], world.gravity[1], world.gravity[2]);
     this.assistForce = options.assist?.force ?? 0.5 * weight;
     this.assistTorque = options.assist?.torque ?? 0.5 * weight;
     this.drive = new TrajectoryFollower(body, { includeRoot: true });
@@ -433,7 +434,7 @@ export function jointErrors(model: Model, q: ArrayLike<number>, target: ArrayLik
         break;
       case JointType.free:
         out[name] = quatAngle(q, qo + 3, target, qo + 3);
-        out[`${name}.position`] = Math.hypot(q[qo] - target[qo], q[qo + 1] - target[qo + 1], q[qo + 2] - target[qo + 2]);
+        out[`${name}.position`] = detMath.hypot(q[qo] - target[qo], q[qo + 1] - target[qo + 1], q[qo + 2] - target[qo + 2]);
         break;
     }
   }
@@ -448,5 +449,5 @@ function quatAngle(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: n
   const y = aw * by - ax * bz + ay * bw + az * bx;
   const z = aw * bz + ax * by - ay * bx + az * bw;
   const w = aw * bw - ax * bx - ay * by - az * bz;
-  return 2 * Math.atan2(Math.hypot(x, y, z), Math.abs(w));
+  return 2 * detMath.atan2(detMath.hypot(x, y, z), Math.abs(w));
 }

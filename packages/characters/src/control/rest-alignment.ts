@@ -31,6 +31,7 @@ import { forwardKinematics, State, type Model } from '@sinew/featherstone';
 import { MotionClip } from '../motion/clip.js';
 import { quatConjMultiply, quatFromAxisAngle, quatMultiply, quatNormalize, quatRotate, quatToRotationVector } from '../motion/quat.js';
 import { Skeleton, type BoneDesc } from '../motion/skeleton.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Bone name -> joint name (or several joints, parent to child, sharing one bone), as the Retargeter takes it. */
 export type BoneMap = Readonly<Record<string, string | readonly string[]>>;
@@ -81,7 +82,7 @@ function shortestArc(a: ArrayLike<number>, b: ArrayLike<number>, out: Float64Arr
 }
 
 function normalize3(v: number[]): number[] | null {
-  const n = Math.hypot(v[0], v[1], v[2]);
+  const n = detMath.hypot(v[0], v[1], v[2]);
   return n > 1e-9 ? [v[0] / n, v[1] / n, v[2] / n] : null;
 }
 
@@ -136,7 +137,7 @@ export function alignSkeletonRest(skeleton: Skeleton, model: Model, map: BoneMap
     const dm = normalize3([om[0] - ob[0], om[1] - ob[1], om[2] - ob[2]]);
     if (!ds || !dm) continue;
     shortestArc(ds, dm, C, 4 * b);
-    angles[b] = 2 * Math.atan2(Math.hypot(C[4 * b], C[4 * b + 1], C[4 * b + 2]), Math.abs(C[4 * b + 3]));
+    angles[b] = 2 * detMath.atan2(detMath.hypot(C[4 * b], C[4 * b + 1], C[4 * b + 2]), Math.abs(C[4 * b + 3]));
   }
   if (options.hingeClip) alignHinges(skeleton, model, linkOfBone, rest.rotations, options.hingeClip, C, angles, keep);
   // end bones (hand, foot, head) and unmapped bones take their parent's correction
@@ -144,7 +145,7 @@ export function alignSkeletonRest(skeleton: Skeleton, model: Model, map: BoneMap
     if (linkOfBone[b] >= 0 && !inherit[b]) continue;
     const p = skeleton.bones[b].parent;
     C.copyWithin(4 * b, 4 * p, 4 * p + 4);
-    if (linkOfBone[b] >= 0) angles[b] = angles[p] > 0 ? 2 * Math.atan2(Math.hypot(C[4 * b], C[4 * b + 1], C[4 * b + 2]), Math.abs(C[4 * b + 3])) : 0;
+    if (linkOfBone[b] >= 0) angles[b] = angles[p] > 0 ? 2 * detMath.atan2(detMath.hypot(C[4 * b], C[4 * b + 1], C[4 * b + 2]), Math.abs(C[4 * b + 3])) : 0;
   }
 
   // new world rest rotations W'_b = C_b W_b; local rest r'_b = W'_parent^-1 W'_b
@@ -215,7 +216,7 @@ function alignHinges(skeleton: Skeleton, model: Model, linkOfBone: Int32Array, r
       const sign = a[0] * rv[0] + a[1] * rv[1] + a[2] * rv[2] < 0 ? -1 : 1;
       a[0] += sign * rv[0]; a[1] += sign * rv[1]; a[2] += sign * rv[2];
     }
-    const an = Math.hypot(a[0], a[1], a[2]);
+    const an = detMath.hypot(a[0], a[1], a[2]);
     if (!(an > 1e-6)) continue;
     // the model's hinge axis in the world at q = 0, and the limb's aligned direction
     const ax = model.axis, o = 12 * j;
@@ -228,10 +229,10 @@ function alignHinges(skeleton: Skeleton, model: Model, linkOfBone: Int32Array, r
     const pa = proj(a1), pe = proj(e);
     if (!pa || !pe) continue;
     const cx = pa[1] * pe[2] - pa[2] * pe[1], cy = pa[2] * pe[0] - pa[0] * pe[2], cz = pa[0] * pe[1] - pa[1] * pe[0];
-    const phi = Math.atan2(cx * d[0] + cy * d[1] + cz * d[2], pa[0] * pe[0] + pa[1] * pe[1] + pa[2] * pe[2]);
+    const phi = detMath.atan2(cx * d[0] + cy * d[1] + cz * d[2], pa[0] * pe[0] + pa[1] * pe[1] + pa[2] * pe[2]);
     quatFromAxisAngle(d[0], d[1], d[2], phi, t, 0);
     quatMultiply(t, 0, C, 4 * u, C, 4 * u);
     C.copyWithin(4 * f, 4 * u, 4 * u + 4);
-    for (const b of [u, f]) angles[b] = 2 * Math.atan2(Math.hypot(C[4 * b], C[4 * b + 1], C[4 * b + 2]), Math.abs(C[4 * b + 3]));
+    for (const b of [u, f]) angles[b] = 2 * detMath.atan2(detMath.hypot(C[4 * b], C[4 * b + 1], C[4 * b + 2]), Math.abs(C[4 * b + 3]));
   }
 }

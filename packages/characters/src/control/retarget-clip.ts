@@ -21,6 +21,7 @@ import type { Skeleton } from '../motion/skeleton.js';
 import { JointTrajectory } from './joint-trajectory.js';
 import { alignSkeletonRest, clipOnSkeleton, type BoneMap, type RestAlignment } from './rest-alignment.js';
 import { lowestShape, lowestShapePoint, shapeBottom } from './shape-bounds.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of `retargetClip`: the bone map, the frames to use, rest alignment, root scale, limits and floor levelling. */
 export interface ClipRetargetOptions {
@@ -209,10 +210,10 @@ export function retargetClip(model: Model, clip: MotionClip, options: ClipRetarg
     const { xs, ys, zs } = lowest();
     const c = fitFloor(xs, ys, zs);
     // turn the floor's normal (-c1, 1, -c2) onto +Y
-    const n = [-c[1], 1, -c[2]], nn = Math.hypot(n[0], n[1], n[2]);
+    const n = [-c[1], 1, -c[2]], nn = detMath.hypot(n[0], n[1], n[2]);
     const ax = -n[2] / nn, az = n[0] / nn, w = 1 + n[1] / nn; // (n x Y, 1 + n . Y)
-    const qn = Math.hypot(ax, az, w);
-    floorTilt = Math.acos(Math.min(1, n[1] / nn));
+    const qn = detMath.hypot(ax, az, w);
+    floorTilt = detMath.acos(Math.min(1, n[1] / nn));
     floorRotation.set([ax / qn, 0, az / qn, w / qn]);
     if (floorTilt > 0) trajectory.transformRoot(floorRotation, [0, 0, 0]);
   }
@@ -249,7 +250,7 @@ export function retargetClip(model: Model, clip: MotionClip, options: ClipRetarg
         for (let i = 0; i < n; i++) {
           const y = low[k * n + i];
           if (!(y < best)) continue;
-          const speed = b > a ? Math.hypot(px[b * n + i] - px[a * n + i], pz[b * n + i] - pz[a * n + i]) / (T[b] - T[a]) : 0;
+          const speed = b > a ? detMath.hypot(px[b * n + i] - px[a * n + i], pz[b * n + i] - pz[a * n + i]) / (T[b] - T[a]) : 0;
           if (speed < vmax) best = y;
         }
         if (best - floor < 0.05) offset[k] = floor - best;

@@ -12,6 +12,8 @@
  * mass matrix at the neutral pose (the mean over a spherical joint's three dofs), armature included.
  */
 
+import { detMath } from '@sinew/featherstone';
+
 /** The 2 % band of the settle time. */
 export const SETTLE_BAND = 0.02;
 
@@ -19,18 +21,18 @@ export const SETTLE_BAND = 0.02;
 export function stepError(zeta: number, x: number): number {
   if (zeta < 1) {
     const wd = Math.sqrt(1 - zeta * zeta);
-    return Math.exp(-zeta * x) * (Math.cos(wd * x) + (zeta / wd) * Math.sin(wd * x));
+    return detMath.exp(-zeta * x) * (detMath.cos(wd * x) + (zeta / wd) * detMath.sin(wd * x));
   }
-  if (zeta === 1) return (1 + x) * Math.exp(-x);
+  if (zeta === 1) return (1 + x) * detMath.exp(-x);
   const r = Math.sqrt(zeta * zeta - 1);
   const s1 = -zeta + r, s2 = -zeta - r;
-  return (s2 * Math.exp(s1 * x) - s1 * Math.exp(s2 * x)) / (s2 - s1);
+  return (s2 * detMath.exp(s1 * x) - s1 * detMath.exp(s2 * x)) / (s2 - s1);
 }
 
 /** wn t_s of the 2 % settle time for damping ratio zeta. */
 export function settleConstant(zeta: number): number {
   if (!(zeta > 0)) throw new RangeError(`damping ratio ${zeta}: expected a number > 0`);
-  if (zeta < 1) return -Math.log(SETTLE_BAND * Math.sqrt(1 - zeta * zeta)) / zeta;
+  if (zeta < 1) return -detMath.log(SETTLE_BAND * Math.sqrt(1 - zeta * zeta)) / zeta;
   // monotone decreasing error: bisection on [0, hi]
   let lo = 0, hi = 1;
   while (stepError(zeta, hi) > SETTLE_BAND) hi *= 2;

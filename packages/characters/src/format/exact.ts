@@ -9,6 +9,7 @@
  */
 import type { Model } from '@sinew/featherstone';
 import { mat3ToQuat, type Quat, type Vec3 } from './math.js';
+import { detMath } from '@sinew/featherstone';
 
 export interface BuilderInputs {
   rotation: (Quat | undefined)[];
@@ -38,7 +39,7 @@ function ulpStep(v: number, k: number): number {
 
 /** E = R^T as ModelBuilder computes it from a quaternion (row-major, normalised input). */
 function builderMatrix(r: readonly number[], out: Float64Array): void {
-  const rn = Math.hypot(r[0], r[1], r[2], r[3]);
+  const rn = detMath.hypot(r[0], r[1], r[2], r[3]);
   const x = r[0] / rn, y = r[1] / rn, z = r[2] / rn, w = r[3] / rn;
   const xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
   out[0] = 1 - 2 * (yy + zz); out[3] = 2 * (xy - wz); out[6] = 2 * (xz + wy);
@@ -73,7 +74,7 @@ export function recoverUnit(u: ArrayLike<number>, o = 0): Vec3 {
   const n = new Float64Array(3);
   for (let a = -K; a <= K; a++) for (let b = -K; b <= K; b++) for (let c = -K; c <= K; c++) {
     const v: Vec3 = [ulpStep(u[o], a), ulpStep(u[o + 1], b), ulpStep(u[o + 2], c)];
-    const len = Math.hypot(v[0], v[1], v[2]);
+    const len = detMath.hypot(v[0], v[1], v[2]);
     n[0] = v[0] / len; n[1] = v[1] / len; n[2] = v[2] / len;
     if (sameBits(n, 0, u, o, 3)) return v;
   }

@@ -4,6 +4,7 @@
  * allocation concerns: these run once when a character is built, never in the step.
  */
 
+import { detMath } from '@sinew/featherstone';
 export type Vec3 = [number, number, number];
 /** A quaternion [x, y, z, w]. */
 export type Quat = [number, number, number, number];
@@ -30,7 +31,7 @@ export function cross3(a: readonly number[], b: readonly number[]): Vec3 {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 export function norm3(a: readonly number[]): number {
-  return Math.hypot(a[0], a[1], a[2]);
+  return detMath.hypot(a[0], a[1], a[2]);
 }
 export function normalize3(a: readonly number[]): Vec3 {
   const n = norm3(a);
@@ -51,13 +52,13 @@ export function quatConj(q: readonly number[]): Quat {
   return [-q[0], -q[1], -q[2], q[3]];
 }
 export function quatNormalize(q: readonly number[]): Quat {
-  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  const n = detMath.hypot(q[0], q[1], q[2], q[3]);
   return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
 }
 /** Rotation by `angle` (radians) about the unit `axis`. */
 export function quatAxisAngle(axis: readonly number[], angle: number): Quat {
-  const s = Math.sin(angle / 2);
-  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
+  const s = detMath.sin(angle / 2);
+  return [axis[0] * s, axis[1] * s, axis[2] * s, detMath.cos(angle / 2)];
 }
 /** v rotated by the unit quaternion q. */
 export function quatRotate(q: readonly number[], v: readonly number[]): Vec3 {
@@ -106,7 +107,7 @@ export function quatFromTo(a: readonly number[], b: readonly number[]): Quat {
     const p = Math.abs(a[0]) < 0.9 ? normalize3(cross3(a, [1, 0, 0])) : normalize3(cross3(a, [0, 1, 0]));
     return [p[0], p[1], p[2], 0];
   }
-  return quatAxisAngle([c[0] / s, c[1] / s, c[2] / s], Math.atan2(s, d));
+  return quatAxisAngle([c[0] / s, c[1] / s, c[2] / s], detMath.atan2(s, d));
 }
 
 export function mat3Mul(a: readonly number[], b: readonly number[]): Mat3 {

@@ -68,7 +68,7 @@ function numbers(v: unknown, path: string, n: number, opts: NumOpts = {}): numbe
 }
 
 function nonZero(v: number[], path: string, what: string): void {
-  if (!(Math.hypot(...v) > 1e-12)) throw new FormatError(path, `expected a non-zero ${what}`);
+  if (!(Math.sqrt(v.reduce((s, x) => s + x * x, 0)) > 1e-12)) throw new FormatError(path, `expected a non-zero ${what}`);
 }
 
 function string(v: unknown, path: string): string {

@@ -2,6 +2,7 @@
  * 4x4 affine matrices, column-major as glTF stores them (element [col * 4 + row]).
  */
 import { quatFromMatrix } from '../motion/quat.js';
+import { detMath } from '@sinew/featherstone';
 
 export type Mat4 = Float64Array;
 
@@ -97,7 +98,7 @@ export function rigidFrameInto(m: ArrayLike<number>, pos: Float64Array, po: numb
   R[6] = x2; R[7] = y2; R[8] = x0 * y1 - x1 * y0;
   quatFromMatrix(R, 0, rot, ro);
   pos[po] = m[12]; pos[po + 1] = m[13]; pos[po + 2] = m[14];
-  return Math.cbrt(Math.abs(determinant3(m)));
+  return detMath.cbrt(Math.abs(determinant3(m)));
 }
 
 function determinant3(m: ArrayLike<number>): number {
@@ -122,7 +123,7 @@ export function rigidFrame(m: ArrayLike<number>): RigidFrame | undefined {
   const position = new Float64Array(3), rotation = new Float64Array(4);
   const scale = rigidFrameInto(m, position, 0, rotation, 0);
   if (Number.isNaN(scale)) return undefined;
-  const l0 = Math.hypot(m[0], m[1], m[2]), l1 = Math.hypot(m[4], m[5], m[6]), l2 = Math.hypot(m[8], m[9], m[10]);
+  const l0 = detMath.hypot(m[0], m[1], m[2]), l1 = detMath.hypot(m[4], m[5], m[6]), l2 = detMath.hypot(m[8], m[9], m[10]);
   const mean = (l0 + l1 + l2) / 3;
   return { position, rotation, scale, anisotropy: (Math.max(l0, l1, l2) - Math.min(l0, l1, l2)) / mean, mirrored: determinant3(m) < 0 };
 }

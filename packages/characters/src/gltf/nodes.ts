@@ -6,6 +6,7 @@
 import type { Json } from './buffers.js';
 import type { JsonFields } from './json-fields.js';
 import { fromTRS, multiply4, rigidFrame, type Mat4 } from './mat4.js';
+import { detMath } from '@sinew/featherstone';
 
 export interface NodeTRS {
   translation: Float64Array;
@@ -58,7 +59,7 @@ export class GltfNodes {
         const t = node.translation === undefined ? [0, 0, 0] : f.numbers(node.translation, `${path}.translation`, 3);
         const r = node.rotation === undefined ? [0, 0, 0, 1] : f.numbers(node.rotation, `${path}.rotation`, 4);
         const s = node.scale === undefined ? [1, 1, 1] : f.numbers(node.scale, `${path}.scale`, 3);
-        const len = Math.hypot(r[0], r[1], r[2], r[3]);
+        const len = detMath.hypot(r[0], r[1], r[2], r[3]);
         if (!(len > 1e-6)) f.fail(`${path}.rotation`, 'a unit quaternion', `[${r.join(', ')}]`);
         const trs = { translation: Float64Array.from(t), rotation: Float64Array.from(r, (v) => v / len), scale: Float64Array.from(s) };
         this.rest.push(trs);

@@ -24,6 +24,7 @@ import {
   sphereMass,
   sphereVolume,
 } from '../format/solids.js';
+import { detMath } from '@sinew/featherstone';
 
 export const GEOM_TYPES = ['plane', 'hfield', 'sphere', 'capsule', 'ellipsoid', 'cylinder', 'box', 'mesh', 'sdf'] as const;
 export type GeomType = (typeof GEOM_TYPES)[number];
@@ -125,7 +126,7 @@ function cylinderPoints(r: number, h: number): number[] {
   const pts: number[] = [];
   for (const z of [-h, h]) for (let k = 0; k < 16; k++) {
     const t = (2 * Math.PI * k) / 16;
-    pts.push(r * Math.cos(t), r * Math.sin(t), z);
+    pts.push(r * detMath.cos(t), r * detMath.sin(t), z);
   }
   return pts;
 }
@@ -137,7 +138,7 @@ function ellipsoidPoints(s: Vec3): number[] {
     const phi = (Math.PI * i) / 8;
     for (let k = 0; k < 12; k++) {
       const t = (2 * Math.PI * k) / 12;
-      pts.push(s[0] * Math.sin(phi) * Math.cos(t), s[1] * Math.sin(phi) * Math.sin(t), s[2] * Math.cos(phi));
+      pts.push(s[0] * detMath.sin(phi) * detMath.cos(t), s[1] * detMath.sin(phi) * detMath.sin(t), s[2] * detMath.cos(phi));
     }
   }
   return pts;

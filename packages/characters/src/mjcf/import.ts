@@ -60,6 +60,7 @@ import { geomShape, readGeom } from './geom.js';
 import { expandIncludes, type IncludeReader } from './include.js';
 import { frameOrientation, isEulerSeq, toRadians, type AngleSettings } from './orientation.js';
 import { parseXML, type XmlElement } from './xml.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of `importMJCF`: reader of <include> files, file name for errors, and whether to turn MuJoCo's Z up into Y up. */
 export interface MJCFOptions {
@@ -431,7 +432,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
           if (r.type === 'hinge' || r.type === 'slide') {
             const ax = a.vec('axis', 3) ?? [0, 0, 1];
             const axis = quatRotate(k.frame.q, ax);
-            if (!(Math.hypot(...axis) > 1e-14)) a.fail('axis', 'expected a non-zero axis');
+            if (!(detMath.hypot(axis[0], axis[1], axis[2]) > 1e-14)) a.fail('axis', 'expected a non-zero axis');
             joint.type = r.type === 'hinge' ? 'revolute' : 'prismatic';
             joint.axis = axis;
             const conv = (v: number): number => (r.type === 'hinge' ? toRadians(v, compiler) : v);

@@ -7,6 +7,7 @@
  */
 import type { Attrs } from './attributes.js';
 import { cross3, dot3, mat3ToQuat, norm3, quatAxisAngle, quatMul, type Quat, type Vec3 } from '../format/math.js';
+import { detMath } from '@sinew/featherstone';
 
 export interface AngleSettings {
   degree: boolean;
@@ -27,7 +28,7 @@ export function quatZToVec(v: readonly number[]): Quat | null {
   const axis = cross3([0, 0, 1], vn);
   const s = norm3(axis);
   if (s < 1e-15) return vn[2] < 0 ? [1, 0, 0, 0] : [0, 0, 0, 1];
-  return quatAxisAngle([axis[0] / s, axis[1] / s, axis[2] / s], Math.atan2(s, vn[2]));
+  return quatAxisAngle([axis[0] / s, axis[1] / s, axis[2] / s], detMath.atan2(s, vn[2]));
 }
 
 const EULER_AXES: Record<string, Vec3> = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
@@ -42,13 +43,13 @@ export function frameOrientation(a: Attrs, s: AngleSettings): Quat {
   switch (key) {
     case 'quat': {
       const [w, x, y, z] = a.vec(key, 4)!;
-      const n = Math.hypot(w, x, y, z);
+      const n = detMath.hypot(w, x, y, z);
       if (!(n > 1e-14)) a.fail(key, 'expected a non-zero quaternion');
       return [x / n, y / n, z / n, w / n];
     }
     case 'axisangle': {
       const [x, y, z, angle] = a.vec(key, 4)!;
-      const n = Math.hypot(x, y, z);
+      const n = detMath.hypot(x, y, z);
       if (!(n > 1e-14)) a.fail(key, 'expected a non-zero axis');
       return quatAxisAngle([x / n, y / n, z / n], toRadians(angle, s));
     }

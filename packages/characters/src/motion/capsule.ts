@@ -4,9 +4,10 @@
  * of radius r and length 2h between two hemispherical caps.
  */
 import { quatToMatrix } from './quat.js';
+import { detMath } from '@sinew/featherstone';
 
 export function capsuleVolume(radius: number, halfLength: number): number {
-  return Math.PI * radius * radius * (2 * halfLength) + (4 / 3) * Math.PI * radius ** 3;
+  return Math.PI * radius * radius * (2 * halfLength) + (4 / 3) * Math.PI * radius * radius * radius;
 }
 
 /**
@@ -18,7 +19,7 @@ export function capsuleVolume(radius: number, halfLength: number): number {
  */
 export function capsuleInertia(mass: number, radius: number, halfLength: number): [number, number] {
   const r = radius, h = halfLength;
-  const vc = Math.PI * r * r * 2 * h, vs = (4 / 3) * Math.PI * r ** 3;
+  const vc = Math.PI * r * r * 2 * h, vs = (4 / 3) * Math.PI * r * r * r;
   const mc = (mass * vc) / (vc + vs), ms = mass - mc;
   const axis = 0.5 * mc * r * r + 0.4 * ms * r * r;
   const perp = mc * (r * r / 4 + (h * h) / 3) + ms * (0.4 * r * r + h * h + 0.75 * h * r);
@@ -43,7 +44,7 @@ export function distanceToSegment(px: number, py: number, pz: number, bx: number
   const bb = bx * bx + by * by + bz * bz;
   let s = bb > 0 ? (px * bx + py * by + pz * bz) / bb : 0;
   s = s < 0 ? 0 : s > 1 ? 1 : s;
-  return Math.hypot(px - s * bx, py - s * by, pz - s * bz);
+  return detMath.hypot(px - s * bx, py - s * by, pz - s * bz);
 }
 
 /** The p-quantile (0..1) of the values, by linear interpolation between order statistics. */

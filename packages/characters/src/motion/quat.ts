@@ -4,6 +4,7 @@
  * Rotation matrices are 3x3 row-major (R[3 * row + col]), mapping local to parent coordinates.
  */
 
+import { detMath } from '@sinew/featherstone';
 export type Out = Float64Array | number[];
 
 /** out = a * b (Hamilton product), and the row-major rotation matrix of a unit quaternion: featherstone's own. out may alias a or b. */
@@ -32,8 +33,8 @@ export function quatNormalize(q: Out, o: number): number {
 
 /** Rotation by `angle` radians about the unit axis (x, y, z). */
 export function quatFromAxisAngle(x: number, y: number, z: number, angle: number, out: Out, oo: number): void {
-  const h = 0.5 * angle, s = Math.sin(h);
-  out[oo] = x * s; out[oo + 1] = y * s; out[oo + 2] = z * s; out[oo + 3] = Math.cos(h);
+  const h = 0.5 * angle, s = detMath.sin(h);
+  out[oo] = x * s; out[oo + 1] = y * s; out[oo + 2] = z * s; out[oo + 3] = detMath.cos(h);
 }
 
 /**
@@ -49,14 +50,14 @@ export function quatSlerp(a: ArrayLike<number>, ao: number, b: ArrayLike<number>
   }
   const dx = ax - bx, dy = ay - by, dz = az - bz, dw = aw - bw;
   const sx = ax + bx, sy = ay + by, sz = az + bz, sw = aw + bw;
-  const theta = 2 * Math.atan2(Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw), Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw));
+  const theta = 2 * detMath.atan2(Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw), Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw));
   let wa: number, wb: number;
   if (theta < 1e-12) {
     wa = 1 - f; wb = f;
   } else {
-    const s = Math.sin(theta);
-    wa = Math.sin((1 - f) * theta) / s;
-    wb = Math.sin(f * theta) / s;
+    const s = detMath.sin(theta);
+    wa = detMath.sin((1 - f) * theta) / s;
+    wb = detMath.sin(f * theta) / s;
   }
   out[oo] = wa * ax + wb * bx;
   out[oo + 1] = wa * ay + wb * by;
@@ -74,7 +75,7 @@ export function quatToRotationVector(q: ArrayLike<number>, qo: number, out: Out,
     x = -x; y = -y; z = -z; w = -w;
   }
   const s = Math.sqrt(x * x + y * y + z * z);
-  const k = s < 1e-12 ? 2 / Math.max(w, 1e-300) : (2 * Math.atan2(s, w)) / s;
+  const k = s < 1e-12 ? 2 / Math.max(w, 1e-300) : (2 * detMath.atan2(s, w)) / s;
   out[oo] = x * k; out[oo + 1] = y * k; out[oo + 2] = z * k;
 }
 
@@ -130,7 +131,7 @@ export function quatRotateInverse(q: ArrayLike<number>, qo: number, v: ArrayLike
  */
 export function quatTwistAngle(q: ArrayLike<number>, qo: number, ax: number, ay: number, az: number): number {
   const p = q[qo] * ax + q[qo + 1] * ay + q[qo + 2] * az;
-  return wrapAngle(2 * Math.atan2(p, q[qo + 3]));
+  return wrapAngle(2 * detMath.atan2(p, q[qo + 3]));
 }
 
 /** The angle wrapped into (-pi, pi]. */

@@ -17,6 +17,7 @@ import { capsuleInertiaTensor, capsuleVolume, percentile, radiusFromVertices } f
 import { quatFromYTo, quatRotate, quatRotateInverse } from './quat.js';
 import { BILATERAL_SEGMENTS, DE_LEVA_1996_MALE, DEFAULT_RADIUS_RATIO, type BodySegment } from './segment-mass.js';
 import type { Bone, Skeleton } from './skeleton.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of `ragdollFromSkeleton`: total mass and segment fractions, capsule radii, joint limits, damping, material and gravity. */
 export interface RagdollOptions {
@@ -110,7 +111,7 @@ export function ragdollFromSkeleton(skeleton: Skeleton, options: RagdollOptions 
     const b = bones[i];
     const seg = segments[i];
     virtual.push(skinned && !(b.vertices && b.vertices.length > 0));
-    const len = virtual[i] ? 0 : Math.hypot(tip[0], tip[1], tip[2]);
+    const len = virtual[i] ? 0 : detMath.hypot(tip[0], tip[1], tip[2]);
     if (virtual[i] || !(len >= minLength) || !Number.isFinite(len)) {
       let r = minRadius;
       if (b.vertices && b.vertices.length >= 3 * minVertices) r = Math.max(r, radiusFromVertices(b.vertices, [0, 0, 0], pct));
@@ -184,10 +185,10 @@ function boneTip(skeleton: Skeleton, i: number, tips: Float64Array[], minVertice
     for (let k = 0; k < points.length; k++) {
       const p = points[k];
       tip[0] += p[0] / points.length; tip[1] += p[1] / points.length; tip[2] += p[2] / points.length;
-      const l = Math.hypot(p[0], p[1], p[2]);
+      const l = detMath.hypot(p[0], p[1], p[2]);
       if (l > farLen) { farLen = l; far = k; }
     }
-    if (Math.hypot(tip[0], tip[1], tip[2]) < 0.25 * farLen) tip.set(Array.from(points[far]).slice(0, 3));
+    if (detMath.hypot(tip[0], tip[1], tip[2]) < 0.25 * farLen) tip.set(Array.from(points[far]).slice(0, 3));
     return tip;
   }
   // a leaf: towards the centroid of its vertices, else on in its parent's direction
@@ -197,11 +198,11 @@ function boneTip(skeleton: Skeleton, i: number, tips: Float64Array[], minVertice
   if (v && v.length >= 3 * minVertices) {
     for (let k = 0; k < v.length; k += 3) { dir[0] += v[k]; dir[1] += v[k + 1]; dir[2] += v[k + 2]; }
   }
-  let len = Math.hypot(dir[0], dir[1], dir[2]);
+  let len = detMath.hypot(dir[0], dir[1], dir[2]);
   if (!(len > 0) && b.parent >= 0) {
     const pt = tips[b.parent];
     quatRotateInverse(b.rotation, 0, pt, 0, dir, 0);
-    len = Math.hypot(dir[0], dir[1], dir[2]);
+    len = detMath.hypot(dir[0], dir[1], dir[2]);
     reach = 0.5 * len;
   }
   if (!(len > 0) || !Number.isFinite(len)) return tip;

@@ -19,6 +19,7 @@ import {
 } from './quat.js';
 import type { Skeleton } from './skeleton.js';
 import { clipDifferenceStep, differenceWindow } from './velocity.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of a Retargeter: the bone-to-joint map and the scale of the root's translation. */
 export interface RetargetOptions {
@@ -212,7 +213,7 @@ export class Retargeter {
           tmp[4] = (qb[qo] - qa[qo]) / dt; tmp[5] = (qb[qo + 1] - qa[qo + 1]) / dt; tmp[6] = (qb[qo + 2] - qa[qo + 2]) / dt;
           const h = 0.5;
           const sx = qd[vo] * dt * h, sy = qd[vo + 1] * dt * h, sz = qd[vo + 2] * dt * h;
-          const th = Math.hypot(sx, sy, sz);
+          const th = detMath.hypot(sx, sy, sz);
           quatFromAxisAngle(th > 0 ? sx / th : 1, th > 0 ? sy / th : 0, th > 0 ? sz / th : 0, th, tmp, 0);
           quatMultiply(qa, qo + 3, tmp, 0, tmp, 0);
           quatRotateInverse(tmp, 0, tmp, 4, qd, vo + 3);

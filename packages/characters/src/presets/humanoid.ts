@@ -41,6 +41,7 @@ import { WINTER_PROPORTIONS as W } from './proportions.js';
 import { AAOS_ROM_DEG as ROM } from './range-of-motion.js';
 import type { Inertia6, Vec3 } from '../format/math.js';
 import type { CharacterDescription, ConeLimits, DriveDescription, JointDescription, LinkDescription, ShapeDescription } from '../format/types.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of the humanoid preset: height, mass, drive settle time and name. */
 export interface HumanoidOptions {
@@ -225,7 +226,7 @@ export function humanoid(options: HumanoidOptions = {}): CharacterDescription {
       },
       com: [0, Lhead * (1 - D.head.comPercent / 100), 0], length: Lhead, long: 'y',
       shape: (m) => {
-        const r = Math.cbrt((3 * m) / (4 * Math.PI * SHAPE_DENSITY));
+        const r = detMath.cbrt((3 * m) / (4 * Math.PI * SHAPE_DENSITY));
         return { type: 'sphere', radius: r, position: [0, Lhead - r, 0] };
       },
     },

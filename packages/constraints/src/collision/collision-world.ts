@@ -239,7 +239,7 @@ export class CollisionWorld {
     if (rec === undefined || rec.body >= 0) throw new Error(`CollisionWorld.setStaticPose: ${handle} is not a static shape handle`);
     if (rec.removed) throw new Error(`CollisionWorld.setStaticPose: ${rec.compiled.label} was removed`);
     const p = position, q = rotation;
-    const ok = p.length === 3 && q.length === 4 && [p[0], p[1], p[2], q[0], q[1], q[2], q[3]].every(Number.isFinite) && q[0] ** 2 + q[1] ** 2 + q[2] ** 2 + q[3] ** 2 > 1e-18;
+    const ok = p.length === 3 && q.length === 4 && [p[0], p[1], p[2], q[0], q[1], q[2], q[3]].every(Number.isFinite) && q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-18;
     if (!ok) throw new CollisionShapeError(`${rec.compiled.label}: pose must be a finite position [x, y, z] and a non-zero quaternion [x, y, z, w]`);
     poseFromQuaternion(q[0], q[1], q[2], q[3], p[0], p[1], p[2], rec.compiled.localPose, 0);
     if (!this.dirty) {

@@ -23,6 +23,7 @@
  *     only if every level fails is an internal error thrown. Inconsistent data is never returned.
  */
 
+import { detMath } from '@sinew/featherstone';
 const MAX_HULL_POINTS = 256;
 /** Points closer than this (relative to the largest extent) are one point. */
 const DUPLICATE_REL = 1e-9;
@@ -197,7 +198,7 @@ function readPoints(points: ArrayLike<number>, where: string): { p: Float64Array
     if (x > hi[k]) hi[k] = x;
   }
   const ext = inputCount === 0 ? 0 : Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-  const eps2 = (DUPLICATE_REL * ext) ** 2;
+  const eps2 = detMath.sq(DUPLICATE_REL * ext);
   const p = new Float64Array(3 * MAX_HULL_POINTS);
   let n = 0;
   for (let i = 0; i < inputCount; i++) {
@@ -230,18 +231,18 @@ function checkVolume(p: Float64Array, n: number, ext: number, inputCount: number
   // For a flat set that distance is (up to a small factor) its thickness.
   let b = 0, best = -1;
   for (let i = 1; i < n; i++) {
-    const d2 = (p[3 * i] - p[0]) ** 2 + (p[3 * i + 1] - p[1]) ** 2 + (p[3 * i + 2] - p[2]) ** 2;
+    const d2 = detMath.sq(p[3 * i] - p[0]) + detMath.sq(p[3 * i + 1] - p[1]) + detMath.sq(p[3 * i + 2] - p[2]);
     if (d2 > best) {
       best = d2;
       b = i;
     }
   }
   const ux = p[3 * b] - p[0], uy = p[3 * b + 1] - p[1], uz = p[3 * b + 2] - p[2];
-  const ul = Math.hypot(ux, uy, uz);
+  const ul = detMath.hypot(ux, uy, uz);
   let c = 0, lineDist = -1;
   for (let i = 1; i < n; i++) {
     const wx = p[3 * i] - p[0], wy = p[3 * i + 1] - p[1], wz = p[3 * i + 2] - p[2];
-    const d = Math.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx) / ul;
+    const d = detMath.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx) / ul;
     if (d > lineDist) {
       lineDist = d;
       c = i;
@@ -253,7 +254,7 @@ function checkVolume(p: Float64Array, n: number, ext: number, inputCount: number
   }
   const vx = p[3 * c] - p[0], vy = p[3 * c + 1] - p[1], vz = p[3 * c + 2] - p[2];
   let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-  const nl = Math.hypot(nx, ny, nz);
+  const nl = detMath.hypot(nx, ny, nz);
   nx /= nl;
   ny /= nl;
   nz /= nl;
@@ -309,7 +310,7 @@ function buildHull(p: Float64Array, nAll: number, ext: number, rel: number): Bui
   for (let i = 0; i < nAll; i++) {
     const x = p[3 * i] - cx, y = p[3 * i + 1] - cy, z = p[3 * i + 2] - cz;
     let near = false;
-    for (let j = 0; j < rep.length && !near; j++) near = (x - qa[3 * j]) ** 2 + (y - qa[3 * j + 1]) ** 2 + (z - qa[3 * j + 2]) ** 2 <= tol * tol;
+    for (let j = 0; j < rep.length && !near; j++) near = detMath.sq(x - qa[3 * j]) + detMath.sq(y - qa[3 * j + 1]) + detMath.sq(z - qa[3 * j + 2]) <= tol * tol;
     if (near) continue;
     rep.push(i);
     qa.push(x, y, z);
@@ -614,8 +615,8 @@ function wrapFacePlanes(q: Float64Array, n: number, tol: number): Candidates | n
       const ax = q[3 * j] - q[3 * i0], ay = q[3 * j + 1] - q[3 * i0 + 1], az = q[3 * j + 2] - q[3 * i0 + 2];
       const bx = q[3 * k] - q[3 * i0], by = q[3 * k + 1] - q[3 * i0 + 1], bz = q[3 * k + 2] - q[3 * i0 + 2];
       let nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
-      const c = Math.hypot(nx, ny, nz);
-      const longest = Math.sqrt(Math.max(ax * ax + ay * ay + az * az, bx * bx + by * by + bz * bz, (bx - ax) ** 2 + (by - ay) ** 2 + (bz - az) ** 2));
+      const c = detMath.hypot(nx, ny, nz);
+      const longest = Math.sqrt(Math.max(ax * ax + ay * ay + az * az, bx * bx + by * by + bz * bz, detMath.sq(bx - ax) + detMath.sq(by - ay) + detMath.sq(bz - az)));
       if (c <= tol * longest) continue;
       nx /= c;
       ny /= c;
@@ -635,7 +636,7 @@ function wrapFacePlanes(q: Float64Array, n: number, tol: number): Candidates | n
     // The face beyond walks b -> a; with a third point c its outward normal is along (a - b) x (c - a).
     // Points within tol of the edge's line do not define a plane about it and are skipped.
     const ex = q[3 * a] - q[3 * b], ey = q[3 * a + 1] - q[3 * b + 1], ez = q[3 * a + 2] - q[3 * b + 2];
-    const el = Math.hypot(ex, ey, ez);
+    const el = detMath.hypot(ex, ey, ez);
     let nx = 0, ny = 0, nz = 0, have = false;
     // Rotate: whenever a point is outside the current plane by more than tol, the plane through it
     // is the new candidate. Points outside after a pass (possible only through the tolerance) get
@@ -646,7 +647,7 @@ function wrapFacePlanes(q: Float64Array, n: number, tol: number): Candidates | n
         const wx = q[3 * m] - q[3 * a], wy = q[3 * m + 1] - q[3 * a + 1], wz = q[3 * m + 2] - q[3 * a + 2];
         if (have && nx * wx + ny * wy + nz * wz <= tol) continue;
         const cx = ey * wz - ez * wy, cy = ez * wx - ex * wz, cz = ex * wy - ey * wx;
-        const cl = Math.hypot(cx, cy, cz);
+        const cl = detMath.hypot(cx, cy, cz);
         if (cl <= tol * el) continue;
         nx = cx / cl;
         ny = cy / cl;
@@ -731,7 +732,7 @@ function hullFromCandidates(q: Float64Array, cand: Candidates, tol: number): Cor
       ey += cand.normals[3 * g + 1];
       ez += cand.normals[3 * g + 2];
     }
-    const el = Math.hypot(ex, ey, ez);
+    const el = detMath.hypot(ex, ey, ez);
     if (!(el > 0)) return 'merged face planes with opposite normals';
     ex /= el;
     ey /= el;
@@ -764,7 +765,7 @@ function hullFromCandidates(q: Float64Array, cand: Candidates, tol: number): Cor
       fy += z0 * x1 - x0 * z1;
       fz += x0 * y1 - y0 * x1;
     }
-    const fl = Math.hypot(fx, fy, fz);
+    const fl = detMath.hypot(fx, fy, fz);
     if (!(fl > 0) || fx * ex + fy * ey + fz * ez <= 0) return 'a face polygon not counter-clockwise about its outward normal';
     fx /= fl;
     fy /= fl;
@@ -847,7 +848,7 @@ function collinear(q: Float64Array, idx: number[], tol: number): boolean {
   const a = idx[0];
   let b = a, best = -1;
   for (const m of idx) {
-    const d2 = (q[3 * m] - q[3 * a]) ** 2 + (q[3 * m + 1] - q[3 * a + 1]) ** 2 + (q[3 * m + 2] - q[3 * a + 2]) ** 2;
+    const d2 = detMath.sq(q[3 * m] - q[3 * a]) + detMath.sq(q[3 * m + 1] - q[3 * a + 1]) + detMath.sq(q[3 * m + 2] - q[3 * a + 2]);
     if (d2 > best) {
       best = d2;
       b = m;
@@ -858,7 +859,7 @@ function collinear(q: Float64Array, idx: number[], tol: number): boolean {
   const ul = Math.sqrt(best);
   for (const m of idx) {
     const wx = q[3 * m] - q[3 * a], wy = q[3 * m + 1] - q[3 * a + 1], wz = q[3 * m + 2] - q[3 * a + 2];
-    if (Math.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx) / ul > tol) return false;
+    if (detMath.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx) / ul > tol) return false;
   }
   return true;
 }
@@ -884,7 +885,7 @@ function facePolygon(q: Float64Array, idx: number[], nx: number, ny: number, nz:
   } else {
     ux = ny; uy = -nx; uz = 0; // (0,0,1) x n
   }
-  const ul = Math.hypot(ux, uy, uz);
+  const ul = detMath.hypot(ux, uy, uz);
   ux /= ul;
   uy /= ul;
   uz /= ul;
@@ -921,7 +922,7 @@ function facePolygon(q: Float64Array, idx: number[], nx: number, ny: number, nz:
       }
       const bx = pts[best].x - c.x, by = pts[best].y - c.y, mx = pts[t].x - c.x, my = pts[t].y - c.y;
       const cr = bx * my - by * mx; // > 0: candidate t is left of cur -> best
-      const lb = Math.hypot(bx, by), lm = Math.hypot(mx, my);
+      const lb = detMath.hypot(bx, by), lm = detMath.hypot(mx, my);
       // Distance of the nearer of the two from the line through cur and the farther one.
       if (Math.abs(cr) <= tol * Math.max(lb, lm)) {
         if (lm > lb) best = t;
@@ -936,7 +937,7 @@ function facePolygon(q: Float64Array, idx: number[], nx: number, ny: number, nz:
   // corner b from the line a -> c of its neighbours is more than tol.
   const keep = (a: P, b: P, c: P): boolean => {
     const cr = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-    return cr > tol * Math.hypot(c.x - a.x, c.y - a.y);
+    return cr > tol * detMath.hypot(c.x - a.x, c.y - a.y);
   };
   let changed = true;
   while (changed && poly.length >= 3) {

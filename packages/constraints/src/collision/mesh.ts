@@ -5,6 +5,7 @@
  */
 import { classifyMeshFeatures, ringConeContains, triangleNormals } from './mesh-edges.js';
 import type { TriangleSource } from './triangle-contacts.js';
+import { detMath } from '@sinew/featherstone';
 
 const LEAF_SIZE = 4;
 const STACK_SIZE = 128;
@@ -70,7 +71,7 @@ export class TriangleMeshData implements TriangleSource {
           if (x > b[3 + k]) b[3 + k] = x;
         }
       }
-      diag2 = (b[3] - b[0]) ** 2 + (b[4] - b[1]) ** 2 + (b[5] - b[2]) ** 2;
+      diag2 = detMath.sq(b[3] - b[0]) + detMath.sq(b[4] - b[1]) + detMath.sq(b[5] - b[2]);
     }
     const keep: number[] = [];
     for (let t = 0; t < areas2.length; t++) if (areas2[t] > 1e-14 * diag2) keep.push(t);

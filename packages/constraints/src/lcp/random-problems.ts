@@ -4,6 +4,7 @@
  * problems of each row kind, and the contact matrix of a stack of boxes.
  */
 import { LcpProblem } from './problem.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Deterministic PRNG (mulberry32): the same seed gives the same sequence on every platform. */
 export class SeededRandom {
@@ -35,7 +36,7 @@ export class SeededRandom {
   gaussian(): number {
     const u = 1 - this.next();
     const v = this.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+    return Math.sqrt(-2 * detMath.log(u)) * detMath.cos(2 * Math.PI * v);
   }
 }
 
@@ -54,7 +55,7 @@ export function randomOrthogonal(rng: SeededRandom, n: number): Float64Array {
         }
       }
       let norm = 0;
-      for (let k = 0; k < n; k++) norm += Q[i * n + k] ** 2;
+      for (let k = 0; k < n; k++) norm += Q[i * n + k] * Q[i * n + k];
       norm = Math.sqrt(norm);
       if (norm > 1e-8) {
         for (let k = 0; k < n; k++) Q[i * n + k] /= norm;
@@ -79,9 +80,9 @@ export function randomSpdMatrix(
 ): Float64Array {
   const Q = randomOrthogonal(rng, n);
   const lambda = new Float64Array(n);
-  for (let k = 0; k < n; k++) lambda[k] = minEigenvalue * (maxEigenvalue / minEigenvalue) ** rng.next();
+  for (let k = 0; k < n; k++) lambda[k] = minEigenvalue * detMath.exp(rng.next() * detMath.log(maxEigenvalue / minEigenvalue));
   const D = new Float64Array(n);
-  for (let i = 0; i < n; i++) D[i] = rowScale ** rng.uniform(-1, 1);
+  for (let i = 0; i < n; i++) D[i] = detMath.exp(rng.uniform(-1, 1) * detMath.log(rowScale));
   const A = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = i; j < n; j++) {

@@ -94,9 +94,13 @@ export class WarmStartTable {
   /** The entries, keys in ascending order (for saving; allocates). */
   entries(): { keys: Float64Array; forces: Float64Array } {
     const g = this.generation;
-    const slots: number[] = [];
-    for (let i = 0; i <= this.mask; i++) if (this.stamp[i] === g) slots.push(i);
-    slots.sort((a, b) => this.keys[a] - this.keys[b]);
-    return { keys: Float64Array.from(slots, (i) => this.keys[i]), forces: Float64Array.from(slots, (i) => this.values[i]) };
+    let n = 0;
+    for (let i = 0; i <= this.mask; i++) if (this.stamp[i] === g) n++;
+    const keys = new Float64Array(n), forces = new Float64Array(n);
+    n = 0;
+    for (let i = 0; i <= this.mask; i++) if (this.stamp[i] === g) keys[n++] = this.keys[i];
+    keys.sort(); // (a typed array sorts by value; keys are unique)
+    for (let k = 0; k < n; k++) forces[k] = this.get(keys[k]);
+    return { keys, forces };
   }
 }

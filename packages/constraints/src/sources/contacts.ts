@@ -22,6 +22,7 @@ import {
 import type { CollisionWorld } from '../collision/collision-world.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 import type { ConstraintSource, StepContext } from './source.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of the contact rows: the number of friction directions and spin friction. */
 export interface ContactOptions {
@@ -124,21 +125,24 @@ export class ContactSource implements ConstraintSource {
 
   private reach: Float64Array[] = [];
   /** Largest distance of a link's shapes from its origin (bounding radius), cached per body. */
+  // (kept small, the cache filled in linkReaches: V8 then inlines it, and the number it returns
+  // is not boxed on the heap once per link and step)
   private linkReach(b: Body, link: number): number {
-    let r = this.reach[b.index];
-    if (!r) {
-      r = new Float64Array(b.model.nLinks);
-      for (let i = 0; i < b.model.nLinks; i++) {
-        for (const s of b.model.shapes[i]) {
-          const p = s.position ?? [0, 0, 0];
-          const g = s.geometry;
-          const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? Math.hypot(g.halfExtents[0], g.halfExtents[1], g.halfExtents[2]) : g.type === 'convex' ? convexReach(g.points) : 0.5;
-          r[i] = Math.max(r[i], Math.hypot(p[0], p[1], p[2]) + size);
-        }
+    return (this.reach[b.index] ?? this.linkReaches(b))[link];
+  }
+
+  private linkReaches(b: Body): Float64Array {
+    const r = new Float64Array(b.model.nLinks);
+    for (let i = 0; i < b.model.nLinks; i++) {
+      for (const s of b.model.shapes[i]) {
+        const p = s.position ?? [0, 0, 0];
+        const g = s.geometry;
+        const size = g.type === 'sphere' ? g.radius : g.type === 'capsule' ? g.radius + g.halfLength : g.type === 'box' ? detMath.hypot(g.halfExtents[0], g.halfExtents[1], g.halfExtents[2]) : g.type === 'convex' ? convexReach(g.points) : 0.5;
+        r[i] = Math.max(r[i], detMath.hypot(p[0], p[1], p[2]) + size);
       }
-      this.reach[b.index] = r;
     }
-    return r[link];
+    this.reach[b.index] = r;
+    return r;
   }
 
   /** Forgets the last detection's contacts (a step in which nothing is awake detects none). */
@@ -274,8 +278,8 @@ export class ContactSource implements ConstraintSource {
     if (this.turnsFor !== d) {
       for (let q = 0; q < d; q++) {
         const ang = (Math.PI * q) / d;
-        this.turns[2 * q] = Math.cos(ang);
-        this.turns[2 * q + 1] = Math.sin(ang);
+        this.turns[2 * q] = detMath.cos(ang);
+        this.turns[2 * q + 1] = detMath.sin(ang);
       }
       this.turnsFor = d;
     }
@@ -316,6 +320,6 @@ export class ContactSource implements ConstraintSource {
 /** Largest distance of a hull's points from its origin. */
 function convexReach(points: ArrayLike<number>): number {
   let r = 0;
-  for (let i = 0; i + 2 < points.length; i += 3) r = Math.max(r, Math.hypot(points[i], points[i + 1], points[i + 2]));
+  for (let i = 0; i + 2 < points.length; i += 3) r = Math.max(r, detMath.hypot(points[i], points[i + 1], points[i + 2]));
   return r;
 }

@@ -16,6 +16,7 @@ import { JointType, type Model } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 import type { ConstraintSource, StepContext } from './source.js';
+import { detMath } from '@sinew/featherstone';
 
 /** w ts for which a critically damped step response has 10% left: (1 + x) e^-x = 0.1. */
 export const CRITICAL_SETTLE_FACTOR = 3.889720169867429;
@@ -102,7 +103,7 @@ export class TrajectoryFollower implements ConstraintSource {
       const t = m.jointType[i];
       if (t !== JointType.spherical && t !== JointType.free) continue;
       const o = m.qOffset[i] + (t === JointType.free ? 3 : 0);
-      if (!(Math.hypot(q[o], q[o + 1], q[o + 2], q[o + 3]) > 1e-12)) throw new RangeError(`TrajectoryFollower.setTarget: targetQ[${o}..${o + 3}] (joint "${m.jointNames[i]}"): expected a non-zero quaternion`);
+      if (!(detMath.hypot(q[o], q[o + 1], q[o + 2], q[o + 3]) > 1e-12)) throw new RangeError(`TrajectoryFollower.setTarget: targetQ[${o}..${o + 3}] (joint "${m.jointNames[i]}"): expected a non-zero quaternion`);
     }
     for (let k = 0; k < m.nq; k++) this.targetQ[k] = q[k];
     for (let k = 0; k < m.nv; k++) {
@@ -182,7 +183,7 @@ export function jointError(type: number, q: ArrayLike<number>, qd: ArrayLike<num
   let ew = aw * bw - ax * bx - ay * by - az * bz;
   if (ew < 0) { ex = -ex; ey = -ey; ez = -ez; ew = -ew; }
   const s = Math.sqrt(ex * ex + ey * ey + ez * ez);
-  const angle = 2 * Math.atan2(s, ew);
+  const angle = 2 * detMath.atan2(s, ew);
   const k = s < 1e-12 ? 2 : angle / s;
   out[0] = ex * k; out[1] = ey * k; out[2] = ez * k;
 }

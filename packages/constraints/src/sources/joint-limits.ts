@@ -9,6 +9,7 @@ import { JointType } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 import type { ConstraintSource, StepContext } from './source.js';
+import { detMath } from '@sinew/featherstone';
 
 /** Options of the joint-limit rows: the margin at which a stop's row starts, restitution, and the backtracking tolerance. */
 export interface JointLimitOptions {
@@ -162,7 +163,7 @@ function sphericalGaps(body: Body, link: number, out: Float64Array): Float64Arra
   // swing angle and axis n = a x b / |a x b|
   const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
   const sn = Math.sqrt(cx * cx + cy * cy + cz * cz);
-  const theta = Math.atan2(sn, ax * bx + ay * by + az * bz);
+  const theta = detMath.atan2(sn, ax * bx + ay * by + az * bz);
   const qd = state.qd, vo = model.vOffset[link];
   out[0] = NaN;
   if (sn > 1e-9) {
@@ -189,7 +190,7 @@ function sphericalGaps(body: Body, link: number, out: Float64Array): Float64Arra
     out[4] = lx * qd[vo] + ly * qd[vo + 1] + lz * qd[vo + 2];
   }
   // twist angle about a (swing-twist decomposition: psi = 2 atan2(q_vec . a, w))
-  let psi = 2 * Math.atan2(x * ax + y * ay + z * az, w);
+  let psi = 2 * detMath.atan2(x * ax + y * ay + z * az, w);
   if (psi > Math.PI) psi -= 2 * Math.PI;
   if (psi < -Math.PI) psi += 2 * Math.PI;
   out[5] = psi - lim.twist[0];

@@ -7,6 +7,7 @@ import { pointPosition, pointVelocity } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 import type { ConstraintSource, StepContext } from './source.js';
+import { detMath } from '@sinew/featherstone';
 
 const AXES = [
   [1, 0, 0],
@@ -136,7 +137,7 @@ export class HingePin implements ConstraintSource {
 
   constructor(body: number, link: number, localPoint: ArrayLike<number>, worldPoint: ArrayLike<number>, localAxis: ArrayLike<number>, worldAxis: ArrayLike<number>) {
     this.pin = new PointPin(body, link, localPoint, { body: -1, link: -1, point: worldPoint });
-    const n1 = Math.hypot(localAxis[0], localAxis[1], localAxis[2]), n2 = Math.hypot(worldAxis[0], worldAxis[1], worldAxis[2]);
+    const n1 = detMath.hypot(localAxis[0], localAxis[1], localAxis[2]), n2 = detMath.hypot(worldAxis[0], worldAxis[1], worldAxis[2]);
     // Infinity would pass the non-zero test and normalise to NaN
     if (!(n1 > 0 && n1 < Infinity) || !(n2 > 0 && n2 < Infinity)) throw new Error('HingePin: axes must be non-zero and finite');
     this.localAxis = Float64Array.from([localAxis[0] / n1, localAxis[1] / n1, localAxis[2] / n1]);
