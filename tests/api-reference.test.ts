@@ -28,6 +28,9 @@ function undocumented(entries: string[]): string[] {
     for (const e of checker.getExportsOfModule(moduleSymbol)) {
       const target = e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e;
       if (ts.displayPartsToString(target.getDocumentationComment(checker)).trim() !== '') continue;
+      // (a namespace re-exported with `export * as ns` carries its comment on the export line)
+      const decl = e.declarations?.[0];
+      if (decl && ts.isNamespaceExport(decl) && ts.getJSDocCommentsAndTags(decl.parent).length > 0) continue;
       const file = target.declarations?.[0]?.getSourceFile().fileName ?? '?';
       out.push(`${relative(root, entry)}: ${e.name} (${relative(root, file)})`);
     }

@@ -19,4 +19,5 @@ import { forwardDynamics as abmAccelerations } from './aba.js';
 import { accelerationDeltas as abmAccelerationDeltas } from './deltas.js';
 /** The names of the Kokkevis paper: ABM.Accelerations (forward dynamics) and ABM.AccelerationDeltas. */
 export const ABM = Object.freeze({ Accelerations: abmAccelerations, AccelerationDeltas: abmAccelerationDeltas });
+/** sin, cos, tan, asin, acos, atan, atan2, exp, log, cbrt and hypot from exactly rounded operations only: the same bits in every JavaScript engine (det-math.ts). */
 export * as detMath from './det-math.js';

@@ -5,6 +5,8 @@
  */
 
 import { detMath } from '@sinew/featherstone';
+
+/** A 3-vector [x, y, z]. */
 export type Vec3 = [number, number, number];
 /** A quaternion [x, y, z, w]. */
 export type Quat = [number, number, number, number];
