@@ -2,6 +2,7 @@
 // published as '@sinew/constraints/internals'.
 export type { KMethod } from './solver/constraint-solver.js';
 export { Body } from './body.js';
+export type { LinkRef, NumberArray } from './link-readers.js';
 export type { ConstraintSource, StepContext } from './sources/source.js';
 export { JointLimits, worstLimitViolation, type JointLimitOptions } from './sources/joint-limits.js';
 export { PointPin, HingePin, type PinTarget } from './sources/pin.js';
