@@ -2105,4 +2105,16 @@ export class World {
     this.queryPoses();
     this.collision.bodiesInAabb(min, max, callback, filter);
   }
+
+  /** Shapes overlapping a sphere, capsule or box placed at a pose, through callback(body, link, shape) (CollisionWorld.intersectShape). */
+  intersectShape(shape: import('./collision/shape-queries.js').QueryShape, pose: import('./collision/shape-queries.js').QueryPose, callback: import('./collision/queries.js').ShapeCallback, filter?: import('./collision/queries.js').QueryFilter): void {
+    this.queryPoses();
+    this.collision.intersectShape(shape, pose, callback, filter);
+  }
+
+  /** First hit of a sphere, capsule or box swept from a pose along a direction: distance, point, normal, body, link or static (CollisionWorld.castShape). */
+  castShape(shape: import('./collision/shape-queries.js').QueryShape, pose: import('./collision/shape-queries.js').QueryPose, direction: ArrayLike<number>, maxDistance: number, filter?: import('./collision/queries.js').QueryFilter, out?: import('./collision/shape-queries.js').ShapeHit): import('./collision/shape-queries.js').ShapeHit | null {
+    this.queryPoses();
+    return this.collision.castShape(shape, pose, direction, maxDistance, filter, out);
+  }
 }
