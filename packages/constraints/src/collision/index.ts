@@ -10,3 +10,4 @@ export { MAX_MANIFOLD_POINTS } from './manifold.js';
 export type { ShapeKind } from './shape-types.js';
 export { RayHit, type QueryFilter, type RayHitCallback, type ShapeCallback } from './queries.js';
 export { ShapeHit, CAST_TOLERANCE, type QueryShape, type QueryPose } from './shape-queries.js';
+export { DEBUG_LINE_STRIDE } from './debug-shapes.js';
