@@ -9,6 +9,7 @@ export { PointPin, HingePin, type PinTarget } from './sources/pin.js';
 export { TrajectoryFollower, VelocityMotor, gainsFromSettleTime, jointError, CRITICAL_SETTLE_FACTOR, type GainRule } from './sources/drives.js';
 export { World, type WorldOptions, type StepStats, type StabilizationMode, type AddBodyOptions } from './world.js';
 export { RigidBody, type RigidBodyOptions } from './rigid-body.js';
+export { JOINT_DRAW_SIZE } from './debug-joints.js';
 export { ContactEvent, ContactForce, type ContactEventType } from './events.js';
 export { LimitHit, type LimitStop } from './limit-events.js';
 export { boxMassProperties, sphereMassProperties, capsuleMassProperties, hullMassProperties, type MassProperties } from './mass-properties.js';

@@ -30,6 +30,7 @@ import { addRootVelocityWorld, centerOfMass, energiesInto, forwardKinematics, fr
 import { RowType } from './rows/row-buffer.js';
 import { CollisionWorld } from './collision/collision-world.js';
 import { DEBUG_LINE_STRIDE, DebugLineWriter } from './collision/debug-shapes.js';
+import { drawJoints } from './debug-joints.js';
 import { CONTACT_F64_STRIDE, CONTACT_NORMAL, CONTACT_POINT_A } from './collision/contact-buffer.js';
 import { ContactSource, type ContactOptions } from './sources/contacts.js';
 import { Body } from './body.js';
@@ -2124,6 +2125,7 @@ export class World {
   debugForceScale = 0.01;
   private readonly debugWriter = new DebugLineWriter();
   private debugOwn: Float32Array = new Float32Array(0);
+  private readonly debugScratch = new Float64Array(24);
   private readonly debugForce = (c: ContactForce): void => {
     const w = this.debugWriter, e = w.ends, p = c.point, n = c.normal, len = c.normalForce * this.debugForceScale;
     e[0] = p[0]; e[1] = p[1]; e[2] = p[2];
@@ -2136,7 +2138,9 @@ export class World {
    * segment, [x0, y0, z0, x1, y1, z1, r, g, b], written into out (Float32Array, as a three.js
    * LineSegments geometry takes after splitting ends and colours) or, without it, into the world's
    * own array (debugLineData), which grows as needed. Draws the shapes' wire outlines
-   * (CollisionWorld.drawShapes: statics grey, awake bodies green, sleeping blue) and each contact
+   * (CollisionWorld.drawShapes: statics grey, awake bodies green, sleeping blue), the ranges of
+   * limited hinges and the swing cones of limited ball joints with their current angle or axis in
+   * yellow, PointPins from anchor to target in magenta (debug-joints.ts), and each contact
    * point of the last step in red: from the point on side A along the normal (B to A), as long as
    * debugForceScale times its normal force when contact events are on, 0.1 m otherwise. Returns the
    * number of segments: when it exceeds out.length / 9, only those that fit were written (pass a
@@ -2150,6 +2154,7 @@ export class World {
     for (;;) {
       w.begin(target);
       this.collision.drawShapes(w);
+      drawJoints(this.bodies, this.sources, w, this.debugScratch);
       w.setColour(1, 0.2, 0.2);
       if (this.events !== null) this.contactForces(this.debugForce);
       else {
