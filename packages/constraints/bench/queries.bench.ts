@@ -3,14 +3,15 @@
  * scattered over a 30 m square on a ground plane, through CollisionWorld.castRay (shapes as the
  * last update placed them) and World.castRay (which first checks that the bodies did not move
  * since its last query). Rays: horizontal at waist height, downward (onto the ground or a body),
- * and random directions, 40 m long.
+ * and random directions, 40 m long. Shape queries on the same scene: intersectShape of a sphere,
+ * capsule and box at random points, castShape of each swept 10 m at waist height.
  *
  * Run from the repository root:
  *   pnpm bench packages/constraints/bench/queries.bench.ts (bundled by esbuild first; see scripts/bench.mjs)
  */
 import { ModelBuilder, forwardKinematics, type ShapeDesc } from '@sinew/featherstone';
 import { fmt, measure, printTable, writeResults } from '../../../bench/harness.js';
-import { RayHit, World } from '../src/index.js';
+import { RayHit, ShapeHit, World } from '../src/index.js';
 import { SeededRandom } from '../src/lcp/random-problems.js';
 
 /** Links of a ragdoll-like tree: parent, joint position in the parent, shape. */
@@ -93,5 +94,35 @@ for (const [kind, r] of Object.entries(rays)) {
   void hits;
 }
 printTable('castRay, 100 ragdolls x 15 shapes + ground plane (1,501 shapes), 40 m rays (median per ray)', table);
+
+// shape queries on the same scene: overlaps of a 0.5 m sphere at random points 0.2 to 2 m up, and
+// sweeps of a sphere, a capsule and a box 10 m long, horizontal at waist height
+const shapeTable: Record<string, string | number>[] = [];
+const shapes = [
+  { type: 'sphere', radius: 0.3 },
+  { type: 'capsule', radius: 0.3, halfLength: 0.5 },
+  { type: 'box', halfExtents: [0.3, 0.5, 0.3] },
+] as const;
+const shapeHit = new ShapeHit();
+const pose = { position: new Float64Array(3), rotation: new Float64Array([0, 0, 0, 1]) };
+const dir = new Float64Array(3);
+for (const shape of shapes) {
+  let i = 0, found = 0, hits = 0;
+  const count = (): void => { found++; };
+  const overlap = measure(`intersectShape ${shape.type}`, () => {
+    const k = 6 * (i++ & (N - 1));
+    pose.position[0] = rays.random[k]; pose.position[1] = 0.2 + 0.6 * rays.random[k + 1]; pose.position[2] = rays.random[k + 2];
+    world.intersectShape(shape, pose, count);
+  });
+  const cast = measure(`castShape ${shape.type}`, () => {
+    const k = 6 * (i++ & (N - 1));
+    pose.position[0] = rays.horizontal[k]; pose.position[1] = rays.horizontal[k + 1]; pose.position[2] = rays.horizontal[k + 2];
+    dir[0] = rays.horizontal[k + 3]; dir[1] = 0; dir[2] = rays.horizontal[k + 5];
+    if (world.castShape(shape, pose, dir, 10, { predicate: (b) => b >= 0 }, shapeHit)) hits++;
+  });
+  shapeTable.push({ shape: shape.type, 'World.intersectShape': fmt(overlap.medianUs), 'World.castShape (10 m)': fmt(cast.medianUs) });
+  void found; void hits;
+}
+printTable('shape queries, same scene (median per query)', shapeTable);
 console.log('command: pnpm bench packages/constraints/bench/queries.bench.ts');
 console.log(`\nwrote ${writeResults('queries')}`);

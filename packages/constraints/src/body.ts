@@ -2,8 +2,9 @@
  * A simulated body of a World: an articulated character (or a single free rigid body) with its
  * Model, State, and the per-step scratch the World needs.
  */
-import { State, forwardDynamics, freeRootCount, type Model } from '@sinew/featherstone';
+import { State, forwardDynamics, forwardKinematics, freeRootCount, pointVelocity as statePointVelocity, type Model } from '@sinew/featherstone';
 import { implicitGyroscopicDelta } from './gyroscopic.js';
+import { checkOut, quaternionOfMatrix, resolveLink, type LinkRef, type NumberArray } from './link-readers.js';
 import { linkDeltasFromJointDeltas } from './solver/link-deltas.js';
 
 /** An articulated body in a World: a Model, its State and the per-body data the step needs (returned by `World.addBody`). */
@@ -199,6 +200,80 @@ export class Body {
       for (let i = m.nLinks - 1; i >= 0; i--) if (m.qOffset[i] <= k) return m.jointNames[i];
     }
     return m.jointNames[m.dofLink[k - m.nq]];
+  }
+
+  /**
+   * The readers' own kinematics (a State of this body's model, made at the first read): forward
+   * kinematics with velocities at the current q and qd, run again only when they changed. The
+   * readers never touch this.state's work arrays, which the step caches kinematics in
+   * (World.awakeKinematics), so reading changes no bit of the simulation.
+   */
+  private reader: State | null = null;
+  private readerValid = false;
+
+  private readerState(): State {
+    let r = this.reader;
+    const q = this.state.q, qd = this.state.qd;
+    if (r === null) r = this.reader = new State(this.model);
+    else if (this.readerValid) {
+      const rq = r.q, rqd = r.qd;
+      let same = true;
+      for (let k = 0; k < q.length && same; k++) same = rq[k] === q[k];
+      for (let k = 0; k < qd.length && same; k++) same = rqd[k] === qd[k];
+      if (same) return r;
+    }
+    r.q.set(q);
+    r.qd.set(qd);
+    forwardKinematics(this.model, r, true);
+    this.readerValid = true;
+    return r;
+  }
+
+  /**
+   * World position (m) of a link's origin (its joint frame) at the body's current state, by index
+   * or name, into out (a gl-matrix vec3, a Float64Array or a plain array; a new Float64Array without it).
+   */
+  linkPosition(link: LinkRef): Float64Array;
+  linkPosition<T extends NumberArray>(link: LinkRef, out: T): T;
+  linkPosition(link: LinkRef, out?: NumberArray): NumberArray {
+    const i = resolveLink('linkPosition', this.name, this.model, link);
+    const o = out ?? new Float64Array(3);
+    checkOut('linkPosition', this.name, o, 3);
+    const P = this.readerState().work.pose, po = 12 * i;
+    o[0] = P[po + 9]; o[1] = P[po + 10]; o[2] = P[po + 11];
+    return o;
+  }
+
+  /**
+   * World rotation of a link at the body's current state as a unit quaternion [x, y, z, w] (as
+   * gl-matrix and three.js store them), by index or name, into out (a new Float64Array without it).
+   */
+  linkRotation(link: LinkRef): Float64Array;
+  linkRotation<T extends NumberArray>(link: LinkRef, out: T): T;
+  linkRotation(link: LinkRef, out?: NumberArray): NumberArray {
+    const i = resolveLink('linkRotation', this.name, this.model, link);
+    const o = out ?? new Float64Array(4);
+    checkOut('linkRotation', this.name, o, 4);
+    quaternionOfMatrix(this.readerState().work.pose, 12 * i, o);
+    return o;
+  }
+
+  /**
+   * World velocity (m/s) of a point fixed in a link, given in the link's coordinates, at the body's
+   * current state: v_o + w x r of the link's spatial velocity, in world axes.
+   */
+  pointVelocity(link: LinkRef, localPoint: ArrayLike<number>): Float64Array;
+  pointVelocity<T extends NumberArray>(link: LinkRef, localPoint: ArrayLike<number>, out: T): T;
+  pointVelocity(link: LinkRef, localPoint: ArrayLike<number>, out?: NumberArray): NumberArray {
+    const i = resolveLink('pointVelocity', this.name, this.model, link);
+    if (localPoint == null || typeof localPoint.length !== 'number' || localPoint.length < 3 ||
+      !(Number.isFinite(localPoint[0]) && Number.isFinite(localPoint[1]) && Number.isFinite(localPoint[2]))) {
+      throw new RangeError(`Body "${this.name}".pointVelocity: localPoint must hold three finite numbers, got ${localPoint == null ? String(localPoint) : `[${Array.prototype.slice.call(localPoint, 0, 3).join(', ')}]`}`);
+    }
+    const o = out ?? new Float64Array(3);
+    checkOut('pointVelocity', this.name, o, 3);
+    statePointVelocity(this.readerState(), i, localPoint, o as Float64Array);
+    return o;
   }
 
   restore(): void {

@@ -6,7 +6,8 @@
  * - LCP solvers: the mixed problem, projected Gauss-Seidel, Lemke's method and the checks (lcp/);
  * - the row buffer a `ConstraintSource` writes into, and the row measures (rows/);
  * - the constraint solver that builds K by AccelerationDeltas and runs PGS (solver/);
- * - the contact buffer and its record offsets, `CONTACT_*` and `MANIFOLD_*` (collision/contact-buffer.ts).
+ * - the contact buffer and its record offsets, `CONTACT_*` and `MANIFOLD_*` (collision/contact-buffer.ts);
+ * - the writer of debug line segments CollisionWorld.drawShapes fills (collision/debug-shapes.ts).
  */
 export * from './lcp/index.js';
 export { RowBuffer, RowType, RowTag, ROW_TAG_NAMES, type RowTypeCode, type RowTagCode } from './rows/row-buffer.js';
@@ -20,3 +21,4 @@ export {
   MANIFOLD_STRIDE, MANIFOLD_SHAPE_A, MANIFOLD_SHAPE_B, MANIFOLD_FIRST, MANIFOLD_COUNT,
 } from './collision/contact-buffer.js';
 export type { ConstraintSource, StepContext } from './sources/source.js';
+export { DebugLineWriter } from './collision/debug-shapes.js';

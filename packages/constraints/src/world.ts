@@ -29,6 +29,9 @@
 import { addRootVelocityWorld, centerOfMass, energiesInto, forwardKinematics, freeRootCount, freeRootCurrentMomenta, freeRootMomenta, integratePositions, integrateSemiImplicit, kineticEnergy, restoreFreeRootMomenta, subtreeMass, subtreeMomentumAndInertia, JointType, type Model, type ShapeDesc, type State } from '@sinew/featherstone';
 import { RowType } from './rows/row-buffer.js';
 import { CollisionWorld } from './collision/collision-world.js';
+import { DEBUG_LINE_STRIDE, DebugLineWriter } from './collision/debug-shapes.js';
+import { drawJoints } from './debug-joints.js';
+import { CONTACT_F64_STRIDE, CONTACT_NORMAL, CONTACT_POINT_A } from './collision/contact-buffer.js';
 import { ContactSource, type ContactOptions } from './sources/contacts.js';
 import { Body } from './body.js';
 import type { PgsOptions } from './lcp/pgs.js';
@@ -2119,5 +2122,75 @@ export class World {
   bodiesInAabb(min: ArrayLike<number>, max: ArrayLike<number>, callback: import('./collision/queries.js').ShapeCallback, filter?: import('./collision/queries.js').QueryFilter): void {
     this.queryPoses();
     this.collision.bodiesInAabb(min, max, callback, filter);
+  }
+
+  /** Shapes overlapping a sphere, capsule or box placed at a pose, through callback(body, link, shape) (CollisionWorld.intersectShape). */
+  intersectShape(shape: import('./collision/shape-queries.js').QueryShape, pose: import('./collision/shape-queries.js').QueryPose, callback: import('./collision/queries.js').ShapeCallback, filter?: import('./collision/queries.js').QueryFilter): void {
+    this.queryPoses();
+    this.collision.intersectShape(shape, pose, callback, filter);
+  }
+
+  /** First hit of a sphere, capsule or box swept from a pose along a direction: distance, point, normal, body, link or static (CollisionWorld.castShape). */
+  castShape(shape: import('./collision/shape-queries.js').QueryShape, pose: import('./collision/shape-queries.js').QueryPose, direction: ArrayLike<number>, maxDistance: number, filter?: import('./collision/queries.js').QueryFilter, out?: import('./collision/shape-queries.js').ShapeHit): import('./collision/shape-queries.js').ShapeHit | null {
+    this.queryPoses();
+    return this.collision.castShape(shape, pose, direction, maxDistance, filter, out);
+  }
+
+  /** Length (m) per newton of the contact normals debugLines draws when contact events are on. */
+  debugForceScale = 0.01;
+  private readonly debugWriter = new DebugLineWriter();
+  private debugOwn: Float32Array = new Float32Array(0);
+  private readonly debugScratch = new Float64Array(24);
+  private readonly debugForce = (c: ContactForce): void => {
+    const w = this.debugWriter, e = w.ends, p = c.point, n = c.normal, len = c.normalForce * this.debugForceScale;
+    e[0] = p[0]; e[1] = p[1]; e[2] = p[2];
+    e[3] = p[0] + len * n[0]; e[4] = p[1] + len * n[1]; e[5] = p[2] + len * n[2];
+    w.push();
+  };
+
+  /**
+   * Debug line segments of the world, as Rapier's debugRender: DEBUG_LINE_STRIDE (9) floats per
+   * segment, [x0, y0, z0, x1, y1, z1, r, g, b], written into out (Float32Array, as a three.js
+   * LineSegments geometry takes after splitting ends and colours) or, without it, into the world's
+   * own array (debugLineData), which grows as needed. Draws the shapes' wire outlines
+   * (CollisionWorld.drawShapes: statics grey, awake bodies green, sleeping blue), the ranges of
+   * limited hinges and the swing cones of limited ball joints with their current angle or axis in
+   * yellow, PointPins from anchor to target in magenta (debug-joints.ts), and each contact
+   * point of the last step in red: from the point on side A along the normal (B to A), as long as
+   * debugForceScale times its normal force when contact events are on, 0.1 m otherwise. Returns the
+   * number of segments: when it exceeds out.length / 9, only those that fit were written (pass a
+   * larger array). Allocates nothing once the array is large enough.
+   */
+  debugLines(out?: Float32Array): number {
+    if (out !== undefined && !(out instanceof Float32Array)) throw new RangeError(`World.debugLines: out must be a Float32Array, got ${String(out)}`);
+    this.queryPoses();
+    const w = this.debugWriter;
+    let target = out ?? this.debugOwn;
+    for (;;) {
+      w.begin(target);
+      this.collision.drawShapes(w);
+      drawJoints(this.bodies, this.sources, w, this.debugScratch);
+      w.setColour(1, 0.2, 0.2);
+      if (this.events !== null) this.contactForces(this.debugForce);
+      else {
+        const cb = this.collision.contacts, f = cb.f64, e = w.ends;
+        for (let k = 0; k < cb.count; k++) {
+          const o = k * CONTACT_F64_STRIDE, p = o + CONTACT_POINT_A, n = o + CONTACT_NORMAL;
+          e[0] = f[p]; e[1] = f[p + 1]; e[2] = f[p + 2];
+          e[3] = f[p] + 0.1 * f[n]; e[4] = f[p + 1] + 0.1 * f[n + 1]; e[5] = f[p + 2] + 0.1 * f[n + 2];
+          w.push();
+        }
+      }
+      if (out !== undefined || DEBUG_LINE_STRIDE * w.count <= target.length) break;
+      this.debugOwn = target = new Float32Array(Math.max(2 * target.length, DEBUG_LINE_STRIDE * w.count));
+    }
+    const n = w.count;
+    w.begin(this.debugOwn); // (holds no reference to the caller's array)
+    return n;
+  }
+
+  /** The world's own debug line array, written by debugLines() without an argument (DEBUG_LINE_STRIDE floats per segment). */
+  get debugLineData(): Float32Array {
+    return this.debugOwn;
   }
 }

@@ -18,6 +18,8 @@ import { CollisionShapeError, compileShape, type CompiledShape } from './shape-v
 import { ShapeStore } from './shape-store.js';
 import { boxHull, type ConvexHullData } from './hull.js';
 import { RayHit, SceneQueries, type QueryFilter, type RayHitCallback, type ShapeCallback } from './queries.js';
+import { ShapeHit, ShapeQueries, type QueryPose, type QueryShape } from './shape-queries.js';
+import { drawShape, type DebugLineWriter } from './debug-shapes.js';
 import { SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX, SHAPE_HEIGHTFIELD, SHAPE_KIND_NAMES, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH, type ShapeKind } from './shape-types.js';
 
 /** Options of the collision world: contact margin, contact and pair capacities, and the size below which all pairs are tested. */
@@ -442,6 +444,7 @@ export class CollisionWorld {
   }
 
   private readonly queries = new SceneQueries();
+  private readonly shapeQueries = new ShapeQueries(this.queries);
 
   /** Whether shapes were registered since the last update (a query needs an update first). */
   get needsUpdate(): boolean {
@@ -482,6 +485,35 @@ export class CollisionWorld {
   bodiesInAabb(min: ArrayLike<number>, max: ArrayLike<number>, callback: ShapeCallback, filter?: QueryFilter): void {
     this.queryReady('bodiesInAabb');
     this.queries.bodiesInAabb(min, max, callback, filter);
+  }
+
+  /** Shapes overlapping a sphere, capsule or box at a pose (shape-queries.ts), through callback(body, link, shape). */
+  intersectShape(shape: QueryShape, pose: QueryPose, callback: ShapeCallback, filter?: QueryFilter): void {
+    this.queryReady('intersectShape');
+    this.shapeQueries.intersectShape(shape, pose, callback, filter);
+  }
+
+  /** First hit of a sphere, capsule or box swept from a pose along direction within maxDistance (shape-queries.ts), or null. */
+  castShape(shape: QueryShape, pose: QueryPose, direction: ArrayLike<number>, maxDistance: number, filter?: QueryFilter, out?: ShapeHit): ShapeHit | null {
+    this.queryReady('castShape');
+    return this.shapeQueries.castShape(shape, pose, direction, maxDistance, filter, out);
+  }
+
+  /**
+   * Outlines of the enabled shapes as the last update placed them (debug-shapes.ts), in three
+   * colours: statics grey (0.6, 0.6, 0.6), awake bodies green (0.3, 0.9, 0.4), resting bodies
+   * blue (0.4, 0.5, 0.9).
+   */
+  drawShapes(w: DebugLineWriter): void {
+    const st = this.store, resting = this.bodyResting;
+    for (let s = 0; s < st.slotCount; s++) {
+      if (st.disabled[s] === 1) continue;
+      const body = st.body[s];
+      if (body < 0) w.setColour(0.6, 0.6, 0.6);
+      else if (body < resting.length && resting[body] === 1) w.setColour(0.4, 0.5, 0.9);
+      else w.setColour(0.3, 0.9, 0.4);
+      drawShape(st, s, w);
+    }
   }
 
   private placeStatic(s: number): void {

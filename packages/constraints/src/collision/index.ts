@@ -9,3 +9,5 @@ export { POSE_STRIDE, poseFromQuaternion, composePoses } from './pose.js';
 export { MAX_MANIFOLD_POINTS } from './manifold.js';
 export type { ShapeKind } from './shape-types.js';
 export { RayHit, type QueryFilter, type RayHitCallback, type ShapeCallback } from './queries.js';
+export { ShapeHit, CAST_TOLERANCE, type QueryShape, type QueryPose } from './shape-queries.js';
+export { DEBUG_LINE_STRIDE } from './debug-shapes.js';

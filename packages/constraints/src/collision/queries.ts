@@ -353,53 +353,81 @@ export class SceneQueries {
     checkVector('bodiesInAabb', 'max', max);
     if (!(min[0] <= max[0] && min[1] <= max[1] && min[2] <= max[2])) throw new RangeError(`bodiesInAabb: min must not exceed max on any axis, got min [${min[0]}, ${min[1]}, ${min[2]}] and max [${max[0]}, ${max[1]}, ${max[2]}]`);
     if (typeof callback !== 'function') throw new RangeError('bodiesInAabb: callback must be a function');
-    const store = this.ready(), g = this.grid, a = store.aabb;
-    const q = g.nextStamp();
-    const x0 = min[0], y0 = min[1], z0 = min[2], x1 = max[0], y1 = max[1], z1 = max[2];
+    const box = this.box;
+    box[0] = min[0]; box[1] = min[1]; box[2] = min[2]; box[3] = max[0]; box[4] = max[1]; box[5] = max[2];
     this.filter = filter;
+    this.shapeCallback = callback;
     try {
-      for (let k = 0; k < g.planeCount; k++) {
-        const s = g.planes[k], P = store.worldPose, o = POSE_STRIDE * s;
-        // the box's lowest corner along the plane normal against the plane
-        const nx = P[o + 1], ny = P[o + 4], nz = P[o + 7];
-        const lo = nx * (nx > 0 ? x0 : x1) + ny * (ny > 0 ? y0 : y1) + nz * (nz > 0 ? z0 : z1);
-        if (lo > nx * P[o + 9] + ny * P[o + 10] + nz * P[o + 11] + 0) continue;
-        if (this.passes(store, s) && callback(store.body[s], store.link[s], store.handle[s]) === false) return;
-      }
-      const cell = g.cell[0];
-      const cx0 = Math.floor(x0 / cell), cx1 = Math.floor(x1 / cell), cz0 = Math.floor(z0 / cell), cz1 = Math.floor(z1 / cell);
-      const few = cx1 - cx0 < 64 && cz1 - cz0 < 64 && (cx1 - cx0 + 1) * (cz1 - cz0 + 1) <= 256;
-      const visit = (s: number): boolean => {
-        const o = AABB_STRIDE * s;
-        if (a[o] > x1 || a[o + 3] < x0 || a[o + 1] > y1 || a[o + 4] < y0 || a[o + 2] > z1 || a[o + 5] < z0) return true;
-        if (!this.passes(store, s)) return true;
-        return callback(store.body[s], store.link[s], store.handle[s]) !== false;
-      };
-      for (let k = 0; k < g.largeCount; k++) if (!visit(g.large[k])) return;
-      if (!few) {
-        for (let s = 0; s < store.slotCount; s++) {
-          if (!store.bounded[s] || g.stamp[s] === q) continue;
-          g.stamp[s] = q;
-          if (!isLarge(g, s) && !visit(s)) return;
-        }
-        return;
-      }
-      for (let cx = cx0; cx <= cx1; cx++) {
-        for (let cz = cz0; cz <= cz1; cz++) {
-          const bk = g.bucket(cx, cz);
-          for (let i = g.bucketStart[bk], end = g.bucketStart[bk + 1]; i < end; i++) {
-            const e = g.bucketed[i];
-            if (g.entryX[e] !== cx || g.entryZ[e] !== cz) continue;
-            const s = g.entrySlot[e];
-            if (g.stamp[s] === q) continue;
-            g.stamp[s] = q;
-            if (!visit(s)) return;
-          }
-        }
-      }
+      this.slotsInBox(this.reportSlot);
     } finally {
       this.filter = undefined;
+      this.shapeCallback = null;
     }
+  }
+
+  /** The box [min xyz, max xyz] slotsInBox looks in (set by the caller). */
+  readonly box = new Float64Array(6);
+  private shapeCallback: ShapeCallback | null = null;
+  private readonly reportSlot = (s: number): boolean => {
+    const store = this.store as ShapeStore;
+    return (this.shapeCallback as ShapeCallback)(store.body[s], store.link[s], store.handle[s]) !== false;
+  };
+
+  /**
+   * Every slot passing the current filter whose bounds (grown by the contact margin) meet the box
+   * `this.box`, planes whose solid side it reaches, through visit(slot) (return false to stop).
+   * The filter is the one the caller set with `withFilter`.
+   */
+  slotsInBox(visit: (s: number) => boolean): void {
+    const store = this.ready(), g = this.grid, a = store.aabb, box = this.box;
+    const q = g.nextStamp();
+    const x0 = box[0], y0 = box[1], z0 = box[2], x1 = box[3], y1 = box[4], z1 = box[5];
+    for (let k = 0; k < g.planeCount; k++) {
+      const s = g.planes[k], P = store.worldPose, o = POSE_STRIDE * s;
+      // the box's lowest corner along the plane normal against the plane
+      const nx = P[o + 1], ny = P[o + 4], nz = P[o + 7];
+      const lo = nx * (nx > 0 ? x0 : x1) + ny * (ny > 0 ? y0 : y1) + nz * (nz > 0 ? z0 : z1);
+      if (lo > nx * P[o + 9] + ny * P[o + 10] + nz * P[o + 11] + 0) continue;
+      if (this.passes(store, s) && !visit(s)) return;
+    }
+    const cell = g.cell[0];
+    const cx0 = Math.floor(x0 / cell), cx1 = Math.floor(x1 / cell), cz0 = Math.floor(z0 / cell), cz1 = Math.floor(z1 / cell);
+    const few = cx1 - cx0 < 64 && cz1 - cz0 < 64 && (cx1 - cx0 + 1) * (cz1 - cz0 + 1) <= 256;
+    for (let k = 0; k < g.largeCount; k++) if (!this.visitBounded(store, g.large[k], visit)) return;
+    if (!few) {
+      for (let s = 0; s < store.slotCount; s++) {
+        if (!store.bounded[s] || g.stamp[s] === q) continue;
+        g.stamp[s] = q;
+        if (!isLarge(g, s) && !this.visitBounded(store, s, visit)) return;
+      }
+      return;
+    }
+    for (let cx = cx0; cx <= cx1; cx++) {
+      for (let cz = cz0; cz <= cz1; cz++) {
+        const bk = g.bucket(cx, cz);
+        for (let i = g.bucketStart[bk], end = g.bucketStart[bk + 1]; i < end; i++) {
+          const e = g.bucketed[i];
+          if (g.entryX[e] !== cx || g.entryZ[e] !== cz) continue;
+          const s = g.entrySlot[e];
+          if (g.stamp[s] === q) continue;
+          g.stamp[s] = q;
+          if (!this.visitBounded(store, s, visit)) return;
+        }
+      }
+    }
+  }
+
+  private visitBounded(store: ShapeStore, s: number, visit: (s: number) => boolean): boolean {
+    const a = store.aabb, o = AABB_STRIDE * s, b = this.box;
+    if (a[o] > b[3] || a[o + 3] < b[0] || a[o + 1] > b[4] || a[o + 4] < b[1] || a[o + 2] > b[5] || a[o + 5] < b[2]) return true;
+    if (!this.passes(store, s)) return true;
+    return visit(s);
+  }
+
+  /** Sets the filter the next slotsInBox applies (undefined: none); the caller clears it after. */
+  withFilter(filter: QueryFilter | undefined): ShapeStore {
+    this.filter = filter;
+    return this.ready();
   }
 }
 
