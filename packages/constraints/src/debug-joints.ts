@@ -11,7 +11,7 @@
  *   the rim itself, and the current twist axis (yellow);
  * - a PointPin: a line from its point on the body to its target, and a cross at the target (magenta).
  */
-import { JointType, type Model } from '@sinew/featherstone';
+import { JointType, detMath, type Model } from '@sinew/featherstone';
 import type { Body } from './body.js';
 import type { DebugLineWriter } from './collision/debug-shapes.js';
 import { PointPin } from './sources/pin.js';
@@ -63,14 +63,14 @@ export function drawJoints(bodies: readonly Body[], sources: readonly Constraint
         const n = RIM;
         let px = 0, py = 0, pz = 0;
         for (let k = 0; k <= n; k++) {
-          const a = lo + ((hi - lo) * k) / n, c = L * Math.cos(a), s = L * Math.sin(a);
+          const a = lo + ((hi - lo) * k) / n, c = L * detMath.cos(a), s = L * detMath.sin(a);
           const x = c * ux + s * vx, y = c * uy + s * vy, z = c * uz + s * vz;
           if (k === 0 || k === n) w.pushLocal(f, 0, 0, 0, 0, x, y, z);
           if (k > 0) w.pushLocal(f, 0, px, py, pz, x, y, z);
           px = x; py = y; pz = z;
         }
         // the current angle: u carried by the joint (the child frame)
-        const a = q[m.qOffset[i]], c = 1.2 * L * Math.cos(a), s = 1.2 * L * Math.sin(a);
+        const a = q[m.qOffset[i]], c = 1.2 * L * detMath.cos(a), s = 1.2 * L * detMath.sin(a);
         w.pushLocal(f, 0, 0, 0, 0, c * ux + s * vx, c * uy + s * vy, c * uz + s * vz);
       } else if (type === JointType.spherical) {
         const lim = m.sphericalLimits[i];
@@ -82,13 +82,13 @@ export function drawJoints(bodies: readonly Body[], sources: readonly Constraint
         const vx = ay * uz - az * uy, vy = az * ux - ax * uz, vz = ax * uy - ay * ux;
         let px = 0, py = 0, pz = 0;
         for (let k = 0; k <= RIM; k++) {
-          const phi = (2 * Math.PI * k) / RIM, cp = Math.cos(phi), sp = Math.sin(phi);
+          const phi = (2 * Math.PI * k) / RIM, cp = detMath.cos(phi), sp = detMath.sin(phi);
           const e1 = cp / Math.max(lim.swing[0], 1e-9), e2 = sp / Math.max(lim.swing[1], 1e-9);
           const cone = 1 / Math.sqrt(e1 * e1 + e2 * e2);
           // the twist axis a swung about n = cp u + sp v by the cone angle: cos a + sin (n x a)
           const nx = cp * ux + sp * vx, ny = cp * uy + sp * vy, nz = cp * uz + sp * vz;
           const cx = ny * az - nz * ay, cy = nz * ax - nx * az, cz = nx * ay - ny * ax;
-          const cc = L * Math.cos(cone), ss = L * Math.sin(cone);
+          const cc = L * detMath.cos(cone), ss = L * detMath.sin(cone);
           const x = cc * ax + ss * cx, y = cc * ay + ss * cy, z = cc * az + ss * cz;
           if (k < RIM) w.pushLocal(f, 0, 0, 0, 0, x, y, z);
           if (k > 0) w.pushLocal(f, 0, px, py, pz, x, y, z);

@@ -4,6 +4,7 @@
  * a convex hull's edges, a plane's 10 m square about its origin with its normal. Triangle meshes
  * and heightfields are not drawn. Segments go to a DebugLineWriter (layout in its comment).
  */
+import { detMath } from '@sinew/featherstone';
 import type { ConvexHullData } from './hull.js';
 import { POSE_STRIDE } from './pose.js';
 import type { ShapeStore } from './shape-store.js';
@@ -65,7 +66,7 @@ export class DebugLineWriter {
 function arc(w: DebugLineWriter, P: Float64Array, o: number, cy: number, r: number, u: number, v: number, a0: number, a1: number, n: number): void {
   let px = 0, py = 0, pz = 0;
   for (let k = 0; k <= n; k++) {
-    const a = a0 + ((a1 - a0) * k) / n, cu = r * Math.cos(a), sv = r * Math.sin(a);
+    const a = a0 + ((a1 - a0) * k) / n, cu = r * detMath.cos(a), sv = r * detMath.sin(a);
     const x = (u === 0 ? cu : 0) + (v === 0 ? sv : 0);
     const y = cy + (u === 1 ? cu : 0) + (v === 1 ? sv : 0);
     const z = (u === 2 ? cu : 0) + (v === 2 ? sv : 0);
