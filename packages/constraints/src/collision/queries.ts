@@ -107,6 +107,8 @@ export class SceneQueries {
   private readonly scratchHit = new RayHit();
   /** [best distance] of the running first-hit query. */
   private readonly bestT = new Float64Array(1);
+  /** The ray's maxDistance, for walk. */
+  private readonly rayMax = new Float64Array(1);
   private bestSlot = -1;
   private filter: QueryFilter | undefined = undefined;
   private allCallback: RayHitCallback | null = null;
@@ -152,7 +154,8 @@ export class SceneQueries {
     this.allCallback = null;
     this.bestSlot = -1;
     this.bestT[0] = maxDistance;
-    this.walk(maxDistance);
+    this.rayMax[0] = maxDistance;
+    this.walk();
     this.filter = undefined;
     if (this.bestSlot < 0) return null;
     return (out ?? new RayHit()).copy(this.best);
@@ -168,8 +171,9 @@ export class SceneQueries {
     this.stopped = false;
     this.bestSlot = -1;
     this.bestT[0] = maxDistance;
+    this.rayMax[0] = maxDistance;
     try {
-      this.walk(maxDistance);
+      this.walk();
     } finally {
       this.filter = undefined;
       this.allCallback = null;
@@ -208,7 +212,7 @@ export class SceneQueries {
   }
 
   /** Planes, large shapes, then the grid cells along the ray. */
-  private walk(maxDistance: number): void {
+  private walk(): void {
     const store = this.ready(), g = this.grid, r = this.ray;
     const ox = r[0], oy = r[1], oz = r[2], dx = r[3], dy = r[4], dz = r[5];
     const q = g.nextStamp();
@@ -220,7 +224,9 @@ export class SceneQueries {
     // the ray within the grid's bounds (none when the grid is empty)
     const b = g.bounds;
     if (!(b[0] <= b[3])) return;
-    let t0 = 0, t1 = maxDistance;
+    // (the ray's length read from an array: a number argument, or a phi of one with the doubles
+    // below, was boxed on the heap once or twice a ray)
+    let t0 = 0, t1 = this.rayMax[0];
     for (let k = 0; k < 3; k++) {
       const o = r[k], d = r[3 + k];
       if (d === 0) {
