@@ -208,6 +208,11 @@ export class Body {
    * readers never touch this.state's work arrays, which the step caches kinematics in
    * (World.awakeKinematics), so reading changes no bit of the simulation.
    */
+  /** A removed body's state is no longer the world's: its readers refuse, as the World's calls do. */
+  private refuseRemoved(fn: string): void {
+    if (this.removed) throw new Error(`Body "${this.name}".${fn}: the body was removed from its world`);
+  }
+
   private reader: State | null = null;
   private readerValid = false;
 
@@ -236,6 +241,7 @@ export class Body {
   linkPosition(link: LinkRef): Float64Array;
   linkPosition<T extends NumberArray>(link: LinkRef, out: T): T;
   linkPosition(link: LinkRef, out?: NumberArray): NumberArray {
+    this.refuseRemoved('linkPosition');
     const i = resolveLink('linkPosition', this.name, this.model, link);
     const o = out ?? new Float64Array(3);
     checkOut('linkPosition', this.name, o, 3);
@@ -251,6 +257,7 @@ export class Body {
   linkRotation(link: LinkRef): Float64Array;
   linkRotation<T extends NumberArray>(link: LinkRef, out: T): T;
   linkRotation(link: LinkRef, out?: NumberArray): NumberArray {
+    this.refuseRemoved('linkRotation');
     const i = resolveLink('linkRotation', this.name, this.model, link);
     const o = out ?? new Float64Array(4);
     checkOut('linkRotation', this.name, o, 4);
@@ -265,6 +272,7 @@ export class Body {
   pointVelocity(link: LinkRef, localPoint: ArrayLike<number>): Float64Array;
   pointVelocity<T extends NumberArray>(link: LinkRef, localPoint: ArrayLike<number>, out: T): T;
   pointVelocity(link: LinkRef, localPoint: ArrayLike<number>, out?: NumberArray): NumberArray {
+    this.refuseRemoved('pointVelocity');
     const i = resolveLink('pointVelocity', this.name, this.model, link);
     if (localPoint == null || typeof localPoint.length !== 'number' || localPoint.length < 3 ||
       !(Number.isFinite(localPoint[0]) && Number.isFinite(localPoint[1]) && Number.isFinite(localPoint[2]))) {

@@ -180,4 +180,20 @@ describe('link readers', () => {
       expect([...p]).toEqual([hero.state.q[0], hero.state.q[1], hero.state.q[2]]);
     }
   });
+
+  it('refuses a removed body by name, as the World does, and reads it again once it is added back in a new body', () => {
+    const world = new World();
+    world.addStatic({ geometry: { type: 'plane' } });
+    const hero = world.addBody(humanoidTree(), { name: 'hero' });
+    hero.state.q[1] = 1.2;
+    world.step(1 / 60);
+    const before = Float64Array.from(hero.linkPosition('pelvis'));
+    world.removeBody(hero);
+    expect(() => hero.linkPosition('pelvis')).toThrow('Body "hero".linkPosition: the body was removed from its world');
+    expect(() => hero.linkRotation(0)).toThrow('Body "hero".linkRotation: the body was removed from its world');
+    expect(() => hero.pointVelocity(0, [0, 0, 0])).toThrow('Body "hero".pointVelocity: the body was removed from its world');
+    const again = world.addBody(hero.model, { name: 'hero' });
+    again.state.q.set(hero.state.q);
+    expect([...again.linkPosition('pelvis')]).toEqual([...before]);
+  });
 });
