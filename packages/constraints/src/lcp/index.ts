@@ -12,6 +12,7 @@ export {
   lowerBound,
   maxDiagonal,
   naturalMapResidual,
+  naturalMapResidualInto,
   residualScale,
   rowResidual,
   upperBound,

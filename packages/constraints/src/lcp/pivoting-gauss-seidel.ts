@@ -11,6 +11,7 @@
  */
 import { PgsResult, type PgsOptions } from './pgs.js';
 import { PrincipalPivoting } from './principal-pivoting.js';
+import { computeMeasures, naturalMapResidualInto } from './residual.js';
 
 import type { LcpProblem } from './problem.js';
 
@@ -20,20 +21,21 @@ export class PivotingGaussSeidel {
   private exact = new Int32Array(16);
   private swept = new Int32Array(16);
   readonly result = new PgsResult();
-  /** (a returned number is boxed on the heap when the call is not inlined) */
+  /** a = A f + b at the forces of a round, and the residual there (in arrays: a number returned by a call that is not inlined is boxed on the heap). */
+  private measures = new Float64Array(16);
   private readonly residualOut = new Float64Array(1);
 
   /**
    * Solves p from the forces in f (warm start), writing the forces into f. Returns false when
    * the exact block fails (a singular K_AA or a pivoting cap): the caller's other solver then
    * answers from the forces f held before the call. Otherwise the result (iterations: rounds,
-   * residual: the natural-map residual) says whether options.tolerance (default 1e-9) was met
+   * residual: the natural-map residual of residual.ts, as PGS reports it) says whether options.tolerance (default 1e-9) was met
    * within options.maxIterations rounds (default 100).
    */
   solve(p: LcpProblem, f: Float64Array, options: PgsOptions): boolean {
     const tolerance = options.tolerance ?? 1e-9, maxRounds = options.maxIterations ?? 100;
     const { n: m, A, b, lo, hi, boundRow } = p;
-    if (this.exact.length < m) { this.exact = new Int32Array(2 * m); this.swept = new Int32Array(2 * m); }
+    if (this.exact.length < m) { this.exact = new Int32Array(2 * m); this.swept = new Int32Array(2 * m); this.measures = new Float64Array(2 * m); }
     const exact = this.exact, swept = this.swept;
     let ne = 0, nsw = 0, scale = 0;
     for (let c = 0; c < m; c++) {
@@ -62,30 +64,11 @@ export class PivotingGaussSeidel {
         if (x < L) x = L; else if (x > U) x = U;
         f[c] = x;
       }
-      naturalMapResidual(p, f, this.residualOut);
+      naturalMapResidualInto(p, f, computeMeasures(p, f, this.measures), this.residualOut);
       residual = this.residualOut[0];
       if (residual <= tolerance || nsw === 0) break;
     }
     r.iterations = round; r.residual = residual; r.converged = residual <= tolerance; r.worstRow = -1;
     return true;
   }
-}
-
-/** out[0] = max over rows of |d (f - clamp(f - w / d))|, d = A_cc, w = b + A f: zero exactly at a solution. */
-function naturalMapResidual(p: LcpProblem, f: Float64Array, out: Float64Array): void {
-  const { n: m, A, b, lo, hi, boundRow } = p;
-  let worst = 0;
-  for (let c = 0; c < m; c++) {
-    const o = c * m, d = A[o + c];
-    if (!(d > 0)) continue;
-    let w = b[c];
-    for (let q = 0; q < m; q++) w += A[o + q] * f[q];
-    const br = boundRow[c];
-    const L = br < 0 ? lo[c] : lo[c] * f[br], U = br < 0 ? hi[c] : hi[c] * f[br];
-    let x = f[c] - w / d;
-    if (x < L) x = L; else if (x > U) x = U;
-    const e = d * (f[c] - x), ae = e < 0 ? -e : e;
-    if (!(ae <= worst)) worst = ae;
-  }
-  out[0] = worst;
 }

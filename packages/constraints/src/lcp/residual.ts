@@ -86,13 +86,39 @@ export function naturalMapResidual(
   a: Float64Array,
   diagonalEpsilon: number = DEFAULT_DIAGONAL_EPSILON,
 ): number {
-  const maxDiag = maxDiagonal(p);
-  let worst = 0;
-  for (let i = 0; i < p.n; i++) {
-    const r = rowResidual(p, f, a, i, residualScale(p, i, maxDiag, diagonalEpsilon));
-    if (r > worst) worst = r;
+  const out = new Float64Array(1);
+  naturalMapResidualInto(p, f, a, out, diagonalEpsilon);
+  return out[0];
+}
+
+/**
+ * naturalMapResidual into out[0], allocating nothing: for a solver's loop (a number returned by a
+ * call that is not inlined is boxed on the heap), its rows' scales and residuals written out here
+ * as residualScale and rowResidual give them.
+ */
+export function naturalMapResidualInto(
+  p: MixedLcp,
+  f: Float64Array,
+  a: Float64Array,
+  out: Float64Array,
+  diagonalEpsilon: number = DEFAULT_DIAGONAL_EPSILON,
+): void {
+  const n = p.n, A = p.A, lo = p.lo, hi = p.hi, boundRow = p.boundRow;
+  let maxDiag = 0;
+  for (let i = 0; i < n; i++) { const d = A[i * n + i]; if (d > maxDiag) maxDiag = d; }
+  const floor = diagonalEpsilon * maxDiag, fallback = maxDiag > 0 ? maxDiag : 1;
+  let worst = 0, notFinite = false;
+  for (let i = 0; i < n; i++) {
+    const d = A[i * n + i], s = d > floor && d > 0 ? d : fallback;
+    const r = boundRow[i], L = r < 0 ? lo[i] : lo[i] * f[r], U = r < 0 ? hi[i] : hi[i] * f[r];
+    const fi = f[i];
+    let x = fi - a[i] / s;
+    if (x < L) x = L; else if (x > U) x = U;
+    const e = s * (fi - x), res = e < 0 ? -e : e;
+    if (res > worst) worst = res;
     // A non-finite state never reads as converged.
-    else if (Number.isNaN(r)) return NaN;
+    else if (res !== res) { notFinite = true; break; }
   }
-  return worst;
+  out[0] = worst;
+  if (notFinite) out[0] = NaN;
 }
