@@ -103,6 +103,9 @@ const STATIC_SIDE = 2 ** 25;
 const SIDE_SPAN = 2 ** 27;
 const SENSOR_PAIR = 2 ** 26;
 
+/** Numbers per pair that ContactEventRecorder.writeTouching writes: key, sides (6), point (3), normal (3), impulse, speed, depth, flags, time. */
+export const PAIR_SLOTS = 18;
+
 /** Pairs of one step: open addressing over their keys, fields in typed arrays, in order of first appearance. */
 class PairTable {
   n = 0;
@@ -368,6 +371,36 @@ export class ContactEventRecorder {
     }
     this.prev = cur;
     this.cur = prev;
+    this.cur.clear();
+  }
+
+  /** The pairs the next step compares its own with (World.snapshot writes them, PAIR_SLOTS numbers each). */
+  get touchingCount(): number {
+    return this.prev.n;
+  }
+
+  /** Writes the pairs the next step compares its own with, PAIR_SLOTS numbers each, into out from `at` (World.snapshot). */
+  writeTouching(out: Float64Array, at: number): void {
+    const t = this.prev;
+    for (let p = 0, o = at; p < t.n; p++, o += PAIR_SLOTS) {
+      out[o] = t.key[p];
+      for (let e = 0; e < 6; e++) out[o + 1 + e] = t.side[6 * p + e];
+      for (let e = 0; e < 3; e++) { out[o + 7 + e] = t.point[3 * p + e]; out[o + 10 + e] = t.normal[3 * p + e]; }
+      out[o + 13] = t.impulse[p]; out[o + 14] = t.speed[p]; out[o + 15] = t.depth[p]; out[o + 16] = t.flags[p]; out[o + 17] = t.time[p];
+    }
+  }
+
+  /** Takes back what writeTouching wrote (`n` pairs from `at` of `from`) as the pairs the next step compares its own with (World.restore). */
+  readTouching(from: Float64Array, at: number, n: number): void {
+    const t = new PairTable(Math.max(16, n));
+    for (let p = 0, o = at; p < n; p++, o += PAIR_SLOTS) {
+      t.probe[0] = from[o];
+      const q = t.add();
+      for (let e = 0; e < 6; e++) t.side[6 * q + e] = from[o + 1 + e];
+      for (let e = 0; e < 3; e++) { t.point[3 * q + e] = from[o + 7 + e]; t.normal[3 * q + e] = from[o + 10 + e]; }
+      t.impulse[q] = from[o + 13]; t.speed[q] = from[o + 14]; t.depth[q] = from[o + 15]; t.flags[q] = from[o + 16]; t.time[q] = from[o + 17];
+    }
+    this.prev = t;
     this.cur.clear();
   }
 

@@ -12,7 +12,7 @@
 export * from './lcp/index.js';
 export { RowBuffer, RowType, RowTag, ROW_TAG_NAMES, type RowTypeCode, type RowTagCode } from './rows/row-buffer.js';
 export { rowAcceleration, rowVelocity, rowSideDelta, rowSideTestForce, rowSides } from './rows/measure.js';
-export { ConstraintSolver, type KMethod, type KeptSolverState } from './solver/constraint-solver.js';
+export { ConstraintSolver, type KMethod } from './solver/constraint-solver.js';
 export {
   ContactBuffer,
   CONTACT_F64_STRIDE, CONTACT_POINT_A, CONTACT_POINT_B, CONTACT_NORMAL, CONTACT_DEPTH, CONTACT_FRICTION, CONTACT_RESTITUTION,

@@ -1,216 +1,237 @@
 /**
- * World.snapshot / World.restore: what World.saveState captures (see world-state.ts: every body's
- * q, qd, tau, fext and gravity, sleep flag and timer, order key, the sources' warm-start ids, the
- * warm-start forces by row key, and the K the solver keeps for a resting island's rows) written
- * into one binary buffer, so a networked game can keep a ring of them and roll back, or send one
- * to a peer. Little-endian throughout (DataView), so a snapshot written by one engine or machine
- * restores in any other and continues bit for bit.
+ * World.snapshot / World.restore: what the next step reads of a World, in one binary buffer, so a
+ * networked game can keep a ring of them and roll back, or send one to a peer. That is each body's
+ * State (q, qd, gravity, and tau and fext when they are not zero), its sleep flag and rest timer,
+ * whether its island first checks its warm forces, its energy credit and its ordering key, the ids
+ * the sources key their rows by, the warm-start forces by row key, and the simulated time (see
+ * world-state.ts for why each is needed). Nothing of the solver outlives a step, so nothing else is.
  *
- * Compact where the state allows: each body's saved numbers are written as runs, with a run of
- * +0 (tau and fext, usually zero between steps) taking 4 bytes whatever its length; strings
- * (names, keys, source kinds) as UTF-16 code units. The solver's kept K (present while an
- * island's rows keep their layout, so for piles at rest) is written as it is and is the largest
- * part; see the snapshot benchmark for sizes.
+ * The buffer is a sequence of little-endian float64 slots (integers, flags and counts are exact in
+ * a float64), so a snapshot is written and read with typed-array copies, and one written by any
+ * engine or machine restores in any other and continues bit for bit (a big-endian platform swaps
+ * the bytes of each slot).
  *
- * Layout: 'SNW1' (u32), version (u32), time (f64), bodies (u32) and per body [name, flags (u8:
- * sleeping 1, checkWarmStart 2, key 4, energy credit 8), key?, restTime (f64), energy credit (f64)?,
- * state (runs)], sources (u32) and per source [kind, id (i32), pinId (i32)], warm starts (u32 n,
- * n f64 keys, n f64 forces), solver (u8 present; then seven i32 and the typed arrays, each u32
- * length then elements).
+ * Layout, in slots:
+ *   header   'SNW2' magic, version, bodies, sources, warm-start entries, 0, time, events (0, or the number of touching pairs that follow the warm starts);
+ *   per body [flags + 256 (nq + 65536 nv)], serial, rest time, energy credit, [key high, key low
+ *            when its key is a content hash], q, qd, gravity, [tau], [fext];
+ *   per source kind hash, id, pin id;
+ *   warm     n keys, in the order the last step set them, then their n forces (forces of +0,
+ *            which a missing key reads as, left out);
+ *   events   per pair the contact events compare the next step's with: PAIR_SLOTS numbers
+ *            (events.ts; World.contactEvents on; else none).
  */
-import type { KeptSolverState } from './solver/constraint-solver.js';
-import type { WorldState } from './world-state.js';
+import type { Body } from './body.js';
+import type { ConstraintSource } from './sources/source.js';
+import type { WarmStartTable } from './solver/warm-start.js';
+import { PAIR_SLOTS } from './events.js';
+import { bodyRestored, sourceIds, setSourceIds } from './world-state.js';
 
-const MAGIC = 0x31574e53; // 'SNW1' read little-endian
-const VERSION = 1;
+const MAGIC = 0x32574e53; // 'SNW2' read little-endian
+const VERSION = 2;
+const HEADER = 8;
+const SOURCE_SLOTS = 3;
 
-const INT_FIELDS = ['m', 'nBodies', 'colSize', 'deferredAt', 'sparseEnd', 'deferred', 'built'] as const;
-const INT32_ARRAYS = ['rowList', 'bodyList', 'entryStart', 'entries', 'colOffset', 'layoutKey', 'rowStart', 'rowEnd', 'rootAt', 'jIdx'] as const;
-const FLOAT64_ARRAYS = ['diag', 'jVal', 'jW'] as const;
+const SLEEPING = 1, CHECK_WARM = 2, ENABLED = 4, TAU = 8, FEXT = 16, KEY_NAME = 32, KEY_HASH = 64;
 
-/** Writes into a DataView, or only counts the bytes when it has none. */
-class Writer {
-  o = 0;
-  constructor(private readonly v: DataView | null) {}
-  u8(x: number): void { this.v?.setUint8(this.o, x); this.o += 1; }
-  u16(x: number): void { this.v?.setUint16(this.o, x, true); this.o += 2; }
-  u32(x: number): void { this.v?.setUint32(this.o, x, true); this.o += 4; }
-  i32(x: number): void { this.v?.setInt32(this.o, x, true); this.o += 4; }
-  f64(x: number): void { this.v?.setFloat64(this.o, x, true); this.o += 8; }
-  str(s: string): void {
-    this.u32(s.length);
-    for (let i = 0; i < s.length; i++) this.u16(s.charCodeAt(i));
-  }
-  /** Numbers as runs: u16 count of +0 then u16 count of literals and the literals, until the end. */
-  runs(a: Float64Array): void {
-    this.u32(a.length);
-    let i = 0;
-    while (i < a.length) {
-      let zeros = 0;
-      while (i < a.length && zeros < 0xffff && Object.is(a[i], 0)) { zeros++; i++; }
-      let n = 0;
-      while (i + n < a.length && n < 0xffff && !Object.is(a[i + n], 0)) n++;
-      this.u16(zeros);
-      this.u16(n);
-      for (let k = 0; k < n; k++) this.f64(a[i + k]);
-      i += n;
-    }
-  }
+/** What the snapshot reads and writes of a World. */
+export interface SnapshotWorld {
+  time: number;
+  readonly bodies: readonly Body[];
+  readonly sources: readonly ConstraintSource[];
 }
 
-class Reader {
-  o = 0;
-  private readonly v: DataView;
-  constructor(bytes: Uint8Array) {
-    this.v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  private need(n: number): void {
-    if (this.o + n > this.v.byteLength) throw new RangeError(`World.restore: the snapshot ends at byte ${this.v.byteLength}, expected ${n} more bytes at byte ${this.o} (truncated or not a snapshot)`);
-  }
-  u8(): number { this.need(1); return this.v.getUint8(this.o++); }
-  u16(): number { this.need(2); const x = this.v.getUint16(this.o, true); this.o += 2; return x; }
-  u32(): number { this.need(4); const x = this.v.getUint32(this.o, true); this.o += 4; return x; }
-  i32(): number { this.need(4); const x = this.v.getInt32(this.o, true); this.o += 4; return x; }
-  f64(): number { this.need(8); const x = this.v.getFloat64(this.o, true); this.o += 8; return x; }
-  str(): string {
-    const n = this.u32();
-    this.need(2 * n);
-    let s = '';
-    for (let i = 0; i < n; i++) s += String.fromCharCode(this.u16());
-    return s;
-  }
-  /** A count of elements of `size` bytes each that must fit in what remains. */
-  count(size: number): number {
-    const n = this.u32();
-    this.need(n * size);
-    return n;
-  }
-  runs(): Float64Array {
-    const len = this.u32();
-    // first pass: the runs must add up to len within the buffer (nothing allocated before)
-    const start = this.o;
-    for (let i = 0; i < len;) {
-      const zeros = this.u16(), n = this.u16();
-      if (i + zeros + n > len || zeros + n === 0) throw new RangeError(`World.restore: a run of ${zeros} + ${n} numbers at byte ${this.o - 4} does not fit a state of ${len}`);
-      this.need(8 * n);
-      this.o += 8 * n;
-      i += zeros + n;
-    }
-    this.o = start;
-    const a = new Float64Array(len);
-    for (let i = 0; i < len;) {
-      const zeros = this.u16(), n = this.u16();
-      i += zeros;
-      for (let k = 0; k < n; k++) a[i++] = this.f64();
-    }
-    return a;
-  }
+/** The pairs the contact events compare the next step's with (events.ts ContactEventRecorder), when they are on. */
+export interface TouchingPairs {
+  readonly touchingCount: number;
+  writeTouching(out: Float64Array, at: number): void;
+  readTouching(from: Float64Array, at: number, n: number): void;
 }
 
-function write(s: WorldState, w: Writer): void {
-  w.u32(MAGIC);
-  w.u32(VERSION);
-  w.f64(s.time);
-  w.u32(s.bodies.length);
-  for (const b of s.bodies) {
-    w.str(b.name);
-    const hasKey = b.key !== undefined, hasCredit = b.energyCredit !== undefined;
-    w.u8((b.sleeping ? 1 : 0) | (b.checkWarmStart !== false ? 2 : 0) | (hasKey ? 4 : 0) | (hasCredit ? 8 : 0));
-    if (hasKey) w.str(b.key!);
-    w.f64(b.restTime);
-    if (hasCredit) w.f64(b.energyCredit!);
-    w.runs(b.state);
-  }
-  w.u32(s.sources.length);
-  for (const src of s.sources) {
-    w.str(src.kind);
-    w.i32(src.id);
-    w.i32(src.pinId);
-  }
-  const n = s.warmKeys.length;
-  w.u32(n);
-  for (let k = 0; k < n; k++) w.f64(s.warmKeys[k]);
-  for (let k = 0; k < n; k++) w.f64(s.warmForces[k]);
-  const kept = s.solver;
-  w.u8(kept ? 1 : 0);
-  if (!kept) return;
-  for (const f of INT_FIELDS) w.i32(kept[f]);
-  for (const f of INT32_ARRAYS) {
-    const a = kept[f];
-    w.u32(a.length);
-    for (let k = 0; k < a.length; k++) w.i32(a[k]);
-  }
-  for (const f of FLOAT64_ARRAYS) {
-    const a = kept[f];
-    w.u32(a.length);
-    for (let k = 0; k < a.length; k++) w.f64(a[k]);
-  }
-  w.u32(kept.deferredFlags.length);
-  for (let k = 0; k < kept.deferredFlags.length; k++) w.u8(kept.deferredFlags[k]);
+/** Whether every number of a is +0 (a -0 is kept: it can decide the sign of a result). */
+function allZero(a: Float64Array): boolean {
+  for (let i = 0; i < a.length; i++) { const v = a[i]; if (v !== 0 || 1 / v < 0) return false; }
+  return true;
 }
 
-/** Bytes encodeSnapshot writes for `s`. */
-export function snapshotSize(s: WorldState): number {
-  const w = new Writer(null);
-  write(s, w);
-  return w.o;
+/** FNV-1a of a string's code units (a source kind, checked on restore). */
+function kindHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/** A body's key as flags and the two numbers of a content hash ('h:' and 16 hex digits). */
+function keyFlags(b: Body): number {
+  const key = b.key;
+  if (key === '') return 0;
+  if (key.length === b.name.length + 2 && key.startsWith('n:') && key.endsWith(b.name)) return KEY_NAME;
+  if (/^h:[0-9a-f]{16}$/.test(key)) return KEY_HASH;
+  throw new Error(`World.snapshot: body "${b.name}" has an order key of an unknown form ("${b.key}")`);
+}
+
+function bodySlots(b: Body, flags: number): number {
+  const m = b.model;
+  return 4 + (flags & KEY_HASH ? 2 : 0) + m.nq + m.nv + 3 + (flags & TAU ? m.nv : 0) + (flags & FEXT ? 6 * m.nLinks : 0);
+}
+
+function bodyFlags(b: Body): number {
+  const s = b.state;
+  return (b.sleeping ? SLEEPING : 0) | (b.checkWarmStart ? CHECK_WARM : 0) | (b.enabled ? ENABLED : 0)
+    | (allZero(s.tau) ? 0 : TAU) | (allZero(s.fext) ? 0 : FEXT) | keyFlags(b);
+}
+
+function littleEndian(): boolean {
+  return new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+}
+
+/** Swaps the bytes of each 8-byte slot (big-endian platforms). */
+function swapSlots(bytes: Uint8Array): void {
+  for (let o = 0; o + 8 <= bytes.length; o += 8) {
+    for (let k = 0; k < 4; k++) { const t = bytes[o + k]; bytes[o + k] = bytes[o + 7 - k]; bytes[o + 7 - k] = t; }
+  }
 }
 
 /**
- * Writes `s` into `out` from its start when it is large enough (the snapshot is then the
- * subarray returned), else into a new buffer.
+ * Writes what the next step of `world` reads into `out` from its start when it is large enough
+ * and 8-byte aligned (the snapshot is then the subarray returned), else into a new buffer.
  */
-export function encodeSnapshot(s: WorldState, out?: Uint8Array): Uint8Array {
-  const size = snapshotSize(s);
-  const bytes = out && out.byteLength >= size ? out.subarray(0, size) : new Uint8Array(size);
-  write(s, new Writer(new DataView(bytes.buffer, bytes.byteOffset, size)));
+export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events: TouchingPairs | null, out?: Uint8Array): Uint8Array {
+  const bodies = world.bodies, sources = world.sources;
+  let slots = HEADER;
+  // (flags first: they decide the size)
+  const flagsOf = new Uint8Array(bodies.length);
+  for (let i = 0; i < bodies.length; i++) { flagsOf[i] = bodyFlags(bodies[i]); slots += bodySlots(bodies[i], flagsOf[i]); }
+  const nw = warm.nonZeroCount();
+  slots += SOURCE_SLOTS * sources.length + 2 * nw + (events ? PAIR_SLOTS * events.touchingCount : 0);
+  const size = 8 * slots;
+  const bytes = out && out.byteLength >= size && out.byteOffset % 8 === 0 ? out.subarray(0, size) : new Uint8Array(size);
+  const f = new Float64Array(bytes.buffer, bytes.byteOffset, slots);
+  f[0] = MAGIC; f[1] = VERSION; f[2] = bodies.length; f[3] = sources.length; f[4] = nw; f[5] = 0;
+  f[6] = world.time; f[7] = events ? events.touchingCount : 0;
+  let o = HEADER;
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i], s = b.state, m = b.model, flags = flagsOf[i];
+    if (m.nq > 0xffff || m.nv > 0xffff) throw new RangeError(`World.snapshot: body "${b.name}" has ${m.nq} q and ${m.nv} qd; a snapshot holds bodies of up to 65535 of each`);
+    f[o] = flags + 256 * (m.nq + 65536 * m.nv);
+    f[o + 1] = b.serial;
+    f[o + 2] = b.restTime;
+    f[o + 3] = b.energy[1];
+    o += 4;
+    if (flags & KEY_HASH) { f[o] = parseInt(b.key.slice(2, 10), 16); f[o + 1] = parseInt(b.key.slice(10, 18), 16); o += 2; }
+    f.set(s.q, o); o += m.nq;
+    f.set(s.qd, o); o += m.nv;
+    f.set(s.gravity, o); o += 3;
+    if (flags & TAU) { f.set(s.tau, o); o += m.nv; }
+    if (flags & FEXT) { f.set(s.fext, o); o += 6 * m.nLinks; }
+  }
+  for (let k = 0; k < sources.length; k++) {
+    const ids = sourceIds(sources[k]);
+    f[o] = kindHash(ids.kind); f[o + 1] = ids.id; f[o + 2] = ids.pinId;
+    o += SOURCE_SLOTS;
+  }
+  // (in the order the step set them, which restore keeps: a world restored and one that went on
+  // to the same state write the same bytes)
+  o += warm.writeEntries(f, o);
+  if (events) events.writeTouching(f, o);
+  if (!littleEndian()) swapSlots(bytes);
   return bytes;
 }
 
-/** Reads what encodeSnapshot wrote; a RangeError naming the byte where it is not a snapshot. */
-export function decodeSnapshot(bytes: Uint8Array): WorldState {
+/** Reads a snapshot's slots (copied when the buffer is not 8-byte aligned or the platform is big-endian). */
+function slotsOf(bytes: Uint8Array): Float64Array {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('World.restore: expected the Uint8Array that World.snapshot returned');
-  const r = new Reader(bytes);
-  const magic = r.u32();
-  if (magic !== MAGIC) throw new RangeError(`World.restore: byte 0 does not start a snapshot (expected 'SNW1')`);
-  const version = r.u32();
-  if (version !== VERSION) throw new RangeError(`World.restore: snapshot version ${version}; this World reads version ${VERSION}`);
-  const time = r.f64();
-  const bodies: WorldState['bodies'] = [];
-  for (let i = 0, n = r.u32(); i < n; i++) {
-    const name = r.str();
-    const flags = r.u8();
-    const key = flags & 4 ? r.str() : undefined;
-    const restTime = r.f64();
-    const energyCredit = flags & 8 ? r.f64() : undefined;
-    const state = r.runs();
-    bodies.push({ name, key, state, sleeping: (flags & 1) !== 0, restTime, checkWarmStart: (flags & 2) !== 0, energyCredit });
+  if (bytes.byteLength % 8 !== 0 || bytes.byteLength < 8 * HEADER) {
+    throw new RangeError(`World.restore: the snapshot ends at byte ${bytes.byteLength}, expected ${bytes.byteLength < 8 * HEADER ? 8 * HEADER : 8 * Math.ceil(bytes.byteLength / 8)} bytes at least (truncated or not a snapshot)`);
   }
-  const sources: WorldState['sources'] = [];
-  for (let i = 0, n = r.u32(); i < n; i++) sources.push({ kind: r.str(), id: r.i32(), pinId: r.i32() });
-  const n = r.count(16);
-  const warmKeys = new Float64Array(n), warmForces = new Float64Array(n);
-  for (let k = 0; k < n; k++) warmKeys[k] = r.f64();
-  for (let k = 0; k < n; k++) warmForces[k] = r.f64();
-  let solver: KeptSolverState | null = null;
-  if (r.u8()) {
-    const s: Record<string, unknown> = {};
-    for (const f of INT_FIELDS) s[f] = r.i32();
-    for (const f of INT32_ARRAYS) {
-      const a = new Int32Array(r.count(4));
-      for (let k = 0; k < a.length; k++) a[k] = r.i32();
-      s[f] = a;
+  if (bytes.byteOffset % 8 === 0 && littleEndian()) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
+  const copy = bytes.slice();
+  if (!littleEndian()) swapSlots(copy);
+  return new Float64Array(copy.buffer);
+}
+
+/** What removedName answers: the name of a body of this world removed since, by serial. */
+export type RemovedBodyName = (serial: number) => string | undefined;
+
+/**
+ * '' when `bytes` is a snapshot that fits `world` (as many bodies, with the same numbers of q and
+ * qd, and the same kinds of sources), else what does not, naming the byte or the body; when the
+ * bodies do not fit because one was removed from this world (or added) since, it says so by name.
+ */
+export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, removedName: RemovedBodyName, hasEvents: boolean): string {
+  let f: Float64Array;
+  try { f = slotsOf(bytes); } catch (e) { return (e as Error).message.replace(/^World\.restore: /, ''); }
+  if (f[0] !== MAGIC) return `byte 0 does not start a snapshot (expected 'SNW2')`;
+  if (f[1] !== VERSION) return `snapshot version ${f[1]}; this World reads version ${VERSION}`;
+  const bodies = world.bodies, sources = world.sources;
+  const nb = f[2], ns = f[3], nw = f[4], np = f[7];
+  const end = (o: number, what: string): string => (o > f.length ? `the snapshot ends at byte ${8 * f.length}, expected ${8 * (o - f.length)} more bytes for ${what} (truncated or not a snapshot)` : '');
+  // a body removed since the snapshot, or added since: said by name when the bodies do not fit
+  const lifetime = (): string => {
+    const saved = new Set<number>();
+    for (let i = 0, o = HEADER; i < nb && o + 4 <= f.length; i++) {
+      const head = f[o], flags = head % 256, nq = Math.floor(head / 256) % 65536, nv = Math.floor(head / 16777216);
+      saved.add(f[o + 1]);
+      const gone = bodies.some((b) => b.serial === f[o + 1]) ? undefined : removedName(f[o + 1]);
+      if (gone !== undefined) return `the snapshot was taken before body "${gone}" was removed from this world; a removed body's state cannot be restored (add it again with addBody, then take a snapshot again)`;
+      const b = bodies.find((x) => x.serial === f[o + 1]);
+      o += 4 + (flags & KEY_HASH ? 2 : 0) + nq + nv + 3 + (flags & TAU ? nv : 0) + (flags & FEXT && b ? 6 * b.model.nLinks : 0);
     }
-    for (const f of FLOAT64_ARRAYS) {
-      const a = new Float64Array(r.count(8));
-      for (let k = 0; k < a.length; k++) a[k] = r.f64();
-      s[f] = a;
-    }
-    const d = new Uint8Array(r.count(1));
-    for (let k = 0; k < d.length; k++) d[k] = r.u8();
-    s.deferredFlags = d;
-    solver = s as unknown as KeptSolverState;
+    const added = bodies.find((b) => !saved.has(b.serial));
+    return added && nb < bodies.length ? `body "${added.name}" was added after the snapshot was taken; remove it first, or take a snapshot again` : '';
+  };
+  let o = HEADER;
+  for (let i = 0; i < nb; i++) {
+    const short = end(o + 4, `body ${i}`);
+    if (short) return short;
+    if (i >= bodies.length) return lifetime() || `the snapshot has ${nb} bodies, the world ${bodies.length}`;
+    const head = f[o], flags = head % 256, nq = Math.floor(head / 256) % 65536, nv = Math.floor(head / 16777216);
+    const b = bodies[i];
+    if (nq !== b.model.nq || nv !== b.model.nv) return lifetime() || `body ${i} ("${b.name}") has ${b.model.nq} q and ${b.model.nv} qd; the snapshot's body ${i} has ${nq} and ${nv} (taken from a world built otherwise?)`;
+    o += 4 + (flags & KEY_HASH ? 2 : 0) + nq + nv + 3 + (flags & TAU ? nv : 0) + (flags & FEXT ? 6 * b.model.nLinks : 0);
+    const past = end(o, `body ${i} ("${b.name}")`);
+    if (past) return past;
   }
-  if (r.o !== bytes.byteLength) throw new RangeError(`World.restore: the snapshot ends at byte ${r.o} but the buffer holds ${bytes.byteLength}`);
-  return { time, bodies, sources, warmKeys, warmForces, solver };
+  if (nb !== bodies.length) return lifetime() || `the snapshot has ${nb} bodies, the world ${bodies.length}`;
+  if (ns !== sources.length) return `the snapshot has ${ns} constraint sources, the world ${sources.length}`;
+  const short = end(o + SOURCE_SLOTS * ns + 2 * nw + PAIR_SLOTS * np, 'its sources, warm starts and contact pairs');
+  if (short) return short;
+  for (let k = 0; k < ns; k++, o += SOURCE_SLOTS) {
+    const kind = sourceIds(sources[k]).kind;
+    if (f[o] !== kindHash(kind)) return `constraint source ${k} is a ${kind} here and of another kind in the snapshot (taken from a world built otherwise?)`;
+  }
+  o += 2 * nw + PAIR_SLOTS * np;
+  if (np > 0 && !hasEvents) return 'the snapshot holds touching contact pairs but contact events are off here; set world.contactEvents = true first';
+  if (o !== f.length) return `the snapshot ends at byte ${8 * o} but the buffer holds ${8 * f.length}`;
+  return '';
+}
+
+/** Puts a snapshot that snapshotMismatch accepted into `world`; returns the snapshot's time. */
+export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: WarmStartTable, events: TouchingPairs | null): void {
+  const f = slotsOf(bytes);
+  const bodies = world.bodies, sources = world.sources;
+  const nb = f[2], ns = f[3], nw = f[4], np = f[7];
+  let o = HEADER;
+  for (let i = 0; i < nb; i++) {
+    const b = bodies[i], s = b.state, m = b.model;
+    const flags = f[o] % 256;
+    const restTime = f[o + 2], credit = f[o + 3];
+    o += 4;
+    let key = '';
+    if (flags & KEY_NAME) key = `n:${b.name}`;
+    else if (flags & KEY_HASH) { key = `h:${f[o].toString(16).padStart(8, '0')}${f[o + 1].toString(16).padStart(8, '0')}`; o += 2; }
+    s.q.set(f.subarray(o, o + m.nq)); o += m.nq;
+    s.qd.set(f.subarray(o, o + m.nv)); o += m.nv;
+    s.gravity.set(f.subarray(o, o + 3)); o += 3;
+    if (flags & TAU) { s.tau.set(f.subarray(o, o + m.nv)); o += m.nv; } else s.tau.fill(0);
+    if (flags & FEXT) { s.fext.set(f.subarray(o, o + 6 * m.nLinks)); o += 6 * m.nLinks; } else s.fext.fill(0);
+    s.work.dynamicsValid = false;
+    bodyRestored(b, { sleeping: (flags & SLEEPING) !== 0, restTime, key, checkWarmStart: (flags & CHECK_WARM) !== 0, enabled: (flags & ENABLED) !== 0, energyCredit: credit });
+  }
+  for (let k = 0; k < ns; k++, o += SOURCE_SLOTS) setSourceIds(sources[k], f[o + 1], f[o + 2]);
+  warm.clear();
+  for (let k = 0; k < nw; k++) warm.set(f[o + k], f[o + nw + k]);
+  o += 2 * nw;
+  if (events) events.readTouching(f, o, np);
+  world.time = f[6];
 }

@@ -8,9 +8,9 @@
  *     key, and stops after a fixed number of iterations or at a tolerance, so its answer (to the
  *     last bit, and beyond when it stops early) depends on where it started;
  *   - the sleep timers: how long each body has rested (restTime) and whether it sleeps;
- *   - whether a body's island first checks its warm forces (Body.checkWarmStart), and the K the
- *     constraint solver keeps from an earlier step to correct them on (World.saveState adds it):
- *     the forces then reached differ within the tolerance;
+ *   - whether a body's island first checks its warm forces (Body.checkWarmStart): the forces
+ *     then reached differ within the tolerance;
+ *   - each body's energy credit (World.boundEnergy) and its ordering key (Body.key);
  *   - the simulated time.
  * Restoring only the States into a fresh world restarts the PGS cold and the timers at zero: the
  * continuation is physically the same but not bit-identical.
@@ -33,7 +33,6 @@ import { TrajectoryFollower, VelocityMotor } from './sources/drives.js';
 import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource } from './sources/source.js';
 import type { WarmStartTable } from './solver/warm-start.js';
-import type { KeptSolverState } from './solver/constraint-solver.js';
 
 /** A saved World (`World.saveState`): every body's state and what the step keeps between steps, restored bit for bit by `World.restoreState`. */
 export interface WorldState {
@@ -48,11 +47,6 @@ export interface WorldState {
   world?: number;
   /** Per source of the world, in order: its kind and the id its warm-start keys are built from (-1: none). */
   sources: { kind: string; id: number; pinId: number }[];
-  /**
-   * The constraint solver's layout of its last rows and the K it keeps for them
-   * (ConstraintSolver.saveKept), or null: the next step corrects its warm forces on that K.
-   */
-  solver?: KeptSolverState | null;
   /** Warm-start forces by row key, keys ascending. */
   warmKeys: Float64Array;
   warmForces: Float64Array;
@@ -66,7 +60,7 @@ interface WorldLike {
 }
 
 /** Kind and warm-start ids of a source (drives, motors and pins key their rows by id). */
-function sourceIds(src: ConstraintSource): { kind: string; id: number; pinId: number } {
+export function sourceIds(src: ConstraintSource): { kind: string; id: number; pinId: number } {
   if (src instanceof HingePin) return { kind: 'HingePin', id: src.id, pinId: src.pin.id };
   if (src instanceof PointPin) return { kind: 'PointPin', id: src.id, pinId: -1 };
   if (src instanceof TrajectoryFollower) return { kind: 'TrajectoryFollower', id: src.id, pinId: -1 };
@@ -85,6 +79,43 @@ export function saveWorldState(world: WorldLike, warm: WarmStartTable): WorldSta
   };
 }
 
+/** Gives a source the warm-start ids of a saved one of its kind (-1: keeps its own). */
+export function setSourceIds(src: ConstraintSource, id: number, pinId: number): void {
+  if (id >= 0) (src as unknown as { id: number }).id = id;
+  if (pinId >= 0) ((src as HingePin).pin as unknown as { id: number }).id = pinId;
+}
+
+/** What a saved body carries besides its State. */
+export interface SavedBodyFlags {
+  sleeping: boolean;
+  restTime: number;
+  key?: string;
+  checkWarmStart?: boolean;
+  enabled?: boolean;
+  energyCredit?: number;
+}
+
+/**
+ * Sets what a body carries besides its State (its State restored already) and what a step would
+ * have left with it: the state the sleep test compares with, and the link poses and velocities.
+ */
+export function bodyRestored(b: Body, sb: SavedBodyFlags): void {
+  b.sleeping = sb.sleeping;
+  b.restTime = sb.restTime;
+  if (sb.key !== undefined) b.key = sb.key;
+  b.checkWarmStart = sb.checkWarmStart ?? true;
+  b.enabled = sb.enabled ?? true;
+  // (NaN, as for a body never stepped, when the saved world did not keep one)
+  b.energy[1] = sb.energyCredit ?? NaN;
+  // as a step would leave them (a sleeper whose state differs from these wakes)
+  b.frameQ.set(b.state.q);
+  b.frameQd.set(b.state.qd);
+  b.sleepSnapshot = b.sleeping;
+  // link poses and velocities: a sleeping body is not stepped, so its collision shapes stay where
+  // its last kinematics left them; they must be those of the restored q
+  forwardKinematics(b.model, b.state, true);
+}
+
 /** Restores a saved state into the same world or one built the same way (same bodies, models, sources); checks first, then writes. */
 export function restoreWorldState(world: WorldLike, warm: WarmStartTable, s: WorldState): void {
   const bodies = world.bodies;
@@ -100,28 +131,11 @@ export function restoreWorldState(world: WorldLike, warm: WarmStartTable, s: Wor
     throw new RangeError(`World.restoreState: the world's constraint sources (${here.map((x) => x.kind).join(', ')}) differ from the saved ones (${s.sources.map((x) => x.kind).join(', ')})`);
   }
   // the saved ids, so that the saved warm-start keys meet their rows (see the note at the top)
-  world.sources.forEach((src, k) => {
-    const { id, pinId } = s.sources[k];
-    if (id >= 0) (src as unknown as { id: number }).id = id;
-    if (pinId >= 0) ((src as HingePin).pin as unknown as { id: number }).id = pinId;
-  });
+  world.sources.forEach((src, k) => setSourceIds(src, s.sources[k].id, s.sources[k].pinId));
   bodies.forEach((b, i) => {
     const sb = s.bodies[i];
     b.state.restore(sb.state);
-    b.sleeping = sb.sleeping;
-    b.restTime = sb.restTime;
-    if (sb.key !== undefined) b.key = sb.key;
-    b.checkWarmStart = sb.checkWarmStart ?? true;
-    b.enabled = sb.enabled ?? true;
-    // (NaN, as for a body never stepped, when the saved world did not keep one)
-    b.energy[1] = sb.energyCredit ?? NaN;
-    // as a step would leave them (a sleeper whose state differs from these wakes)
-    b.frameQ.set(b.state.q);
-    b.frameQd.set(b.state.qd);
-    b.sleepSnapshot = b.sleeping;
-    // link poses and velocities: a sleeping body is not stepped, so its collision shapes stay where
-    // its last kinematics left them; they must be those of the restored q
-    forwardKinematics(b.model, b.state, true);
+    bodyRestored(b, sb);
   });
   warm.clear();
   for (let k = 0; k < s.warmKeys.length; k++) warm.set(s.warmKeys[k], s.warmForces[k]);

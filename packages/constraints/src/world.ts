@@ -46,7 +46,7 @@ import { refusedInput, restoreWorldState, saveWorldState, type WorldState } from
 import { renumberWarmStarts, sourceBodies, sourceBodyRemoved } from './lifetime.js';
 import { ContactEventRecorder, type ContactEvent, type ContactForce } from './events.js';
 import { LimitEventRecorder, type LimitHit } from './limit-events.js';
-import { decodeSnapshot, encodeSnapshot } from './world-snapshot.js';
+import { readSnapshot, snapshotMismatch, writeSnapshot } from './world-snapshot.js';
 
 /** How position drift is removed after a step: 'post' (post-stabilisation), 'baumgarte' (a velocity bias) or 'none'. */
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
@@ -310,9 +310,6 @@ let worldsMade = 0;
 
 /** Sub-steps per sub-step of a step taken again after it went non-finite. */
 const RECOVERY_SUBSTEPS = 4;
-
-/** How many sweeps on a kept K (each checked exactly) solveIsland tries before it builds K afresh. */
-const REFINE_ROUNDS = 2;
 
 /** The simulation: articulated bodies, static and kinematic shapes, constraint sources, and `step(dt)`, which detects contacts, solves, integrates and stabilises. */
 export class World {
@@ -596,7 +593,7 @@ export class World {
       if (sourceBodyRemoved(src, i)) this.sources.splice(k, 1);
     }
     renumberWarmStarts(this.warm, i);
-    this.solver.bodyRemoved(i, body.rank);
+    this.solver.bodyRemoved();
     this.collision.removeBody(i);
     this.contacts.bodiesChanged();
     this.contacts.clearContacts();
@@ -779,7 +776,6 @@ export class World {
   /** Everything the world carries across steps (states, time, sleep timers, warm starts): see world-state.ts. */
   saveState(): WorldState {
     const state = saveWorldState(this, this.warm);
-    state.solver = this.solver.saveKept();
     state.world = this.serial;
     state.bodies.forEach((s, i) => { s.serial = this.bodies[i].serial; s.enabled = this.bodies[i].enabled; });
     return state;
@@ -809,9 +805,34 @@ export class World {
     // (refused before anything changes when it does not fit this world)
     const changed = this.lifetimeMismatch(state);
     if (changed) throw new RangeError(`World.restoreState: ${changed}`);
-    const kept = state.solver ? ConstraintSolver.keptMismatch(state.solver, this.bodies) : '';
-    if (kept) throw new RangeError(`World.restoreState: ${kept}`);
     restoreWorldState(this, this.warm, state);
+    this.afterRestore();
+  }
+
+  /**
+   * What the next step reads (states, sleep, warm starts, time: world-snapshot.ts) in one
+   * little-endian binary buffer, written into `out` when it is large enough and 8-byte aligned
+   * (the snapshot is then the subarray returned): for rollback, or to send to a peer whose world
+   * was built the same way. restore(snapshot) continues bit for bit, in any engine.
+   */
+  snapshot(out?: Uint8Array): Uint8Array {
+    return writeSnapshot(this, this.warm, this.events, out);
+  }
+
+  /**
+   * Takes back what snapshot() wrote (here or in a world built the same way); refused with a
+   * RangeError, before anything changes, when it does not fit. Contact events not yet drained stay
+   * queued.
+   */
+  restore(snapshot: Uint8Array): void {
+    const refused = snapshotMismatch(snapshot, this, (serial) => this.removedBodies.find((r) => r.serial === serial)?.name, this.events !== null);
+    if (refused) throw new RangeError(`World.restore: ${refused}`);
+    readSnapshot(snapshot, this, this.warm, this.events);
+    this.afterRestore();
+  }
+
+  /** What restoreState and restore do once the bodies hold their saved states. */
+  private afterRestore(): void {
     // disabled bodies as saved (their sleeping flag came with the state)
     for (const b of this.bodies) {
       if (b.disabledApplied !== !b.enabled) { b.disabledApplied = !b.enabled; this.collision.setBodyEnabled(b.index, b.enabled); }
@@ -819,25 +840,9 @@ export class World {
     // the saved order keys (a body the saved world had not yet keyed gets its key at the next step)
     this.unkeyed = this.bodies.some((b) => !b.key);
     this.rankBodies();
-    // the K the saved world kept for its rows (the next step corrects its warm forces on it)
-    this.solver.restoreKept(state.solver ?? null, this.rows, this.bodies);
     // a body asleep before and after keeps its shapes where the collision world last placed them:
     // they must be placed where the restored q puts them
     this.collision.repose();
-  }
-
-  /**
-   * saveState() as one little-endian binary buffer (world-snapshot.ts), written into `out` when it
-   * is large enough (the snapshot is then the subarray returned): for rollback, or to send to a
-   * peer whose world was built the same way. restore(snapshot) continues bit for bit, in any engine.
-   */
-  snapshot(out?: Uint8Array): Uint8Array {
-    return encodeSnapshot(this.saveState(), out);
-  }
-
-  /** Takes back what snapshot() wrote (here or in a world built the same way); refused with a RangeError, before anything changes, when it does not fit. */
-  restore(snapshot: Uint8Array): void {
-    this.restoreState(decodeSnapshot(snapshot));
   }
 
   /** Advances the world by dt seconds (refuses a non-finite or non-positive dt, leaving the world unchanged). */
@@ -1831,12 +1836,10 @@ export class World {
    * An island solved implicitly (ConstraintSolver.buildImplicit) first has its warm forces
    * measured, all at once, through one O(n) AccelerationDeltas pass per body and no K
    * (ConstraintSolver.checkForces); when no row's natural-map residual can exceed the tolerance,
-   * those forces are the answer and K is not built (a body at rest, about half its steps). When
-   * they do not hold and the solver keeps a K built for the same rows at an earlier step, sweeps on
-   * it correct them (ConstraintSolver.refineCheckedForces), and a second check says whether the
-   * corrected forces hold. This is tried when the island's bodies say it may hold
-   * (Body.checkWarmStart): after a solve of at most one sweep, or a check passed with a K kept or
-   * with room to spare. Otherwise K is built and the sweeps run from the forces reached.
+   * those forces are the answer and K is not built (a body at rest, about half its steps). This is
+   * tried when the island's bodies say it may hold (Body.checkWarmStart): after a solve of at most
+   * one sweep, or a check passed with room to spare. Otherwise K is built and the sweeps run from
+   * the forces reached. Nothing of K outlives the step: the next step reads only the forces.
    */
   private solveIsland(rows: RowBuffer, isl: number, h: number): void {
     const st = this.stats;
@@ -1867,21 +1870,13 @@ export class World {
     solver.setAccelerationRhs(rows, bodies, h);
     const tol = options.tolerance ?? 1e-9;
     let holds: boolean;
-    let held = check && solver.checkForces(rows, bodies, rows.force, options);
-    // a sweep for the correction on the K kept from an earlier step, checked exactly afterwards
-    let sweeps = 0;
-    for (let round = 0; check && !held && solver.hasKeptK && round < REFINE_ROUNDS; round++) {
-      sweeps += solver.refineCheckedForces(rows, options).iterations;
-      held = solver.checkForces(rows, bodies, rows.force, options);
-    }
-    st.iterations = Math.max(st.iterations, sweeps);
+    const held = check && solver.checkForces(rows, bodies, rows.force, options);
     if (held) {
       solver.applyCheckedForces(bodies);
       st.residual = Math.max(st.residual, solver.checkResult.residual);
-      // at rest a set of forces that held drifts off by a few times its residual a step: without a
-      // kept K to correct them on, and with less than half the tolerance to spare, the next step
-      // builds K at once
-      holds = solver.hasKeptK || solver.checkResult.residual <= 0.5 * tol;
+      // at rest a set of forces that held drifts off by a few times its residual a step: with less
+      // than half the tolerance to spare, the next step builds K at once
+      holds = solver.checkResult.residual <= 0.5 * tol;
     } else {
       if (check) {
         t0 = this.clock();

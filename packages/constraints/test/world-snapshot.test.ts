@@ -1,8 +1,7 @@
 /**
  * World.snapshot / World.restore (world-snapshot.ts): the binary form of saveState.
  *  - four humanoids dropped onto each other: snapshots at step 1, in the middle of the landing
- *    (step 40), while the pile settles (150) and at rest with the solver's kept K in the snapshot
- *    (400), each restored into a fresh world built the same way, which then goes on bit for bit
+ *    (step 40), while the pile settles (150) and at rest (400), each restored into a fresh world built the same way, which then goes on bit for bit
  *    like the world it was taken from (every body's saved State compared after every one of 600
  *    further steps);
  *  - restoring and taking a snapshot again gives the same bytes; a snapshot written into a
@@ -41,7 +40,6 @@ describe('World.snapshot and World.restore', () => {
       expect(world.step(DT).error).toBe('');
       trajectory.push(stateBits(world));
     }
-    expect(world.saveState().solver, 'the pile at rest keeps its K: the snapshot at 400 carries it').not.toBeNull();
     for (const s of at) {
       const fresh = pile();
       fresh.restore(snaps.get(s)!);
@@ -75,7 +73,66 @@ describe('World.snapshot and World.restore', () => {
     expect(() => target.restore(snap.subarray(0, snap.length - 9))).toThrow(/World.restore: the snapshot ends at byte/);
     expect(() => target.restore(new Uint8Array(64))).toThrow(/does not start a snapshot/);
     const three = pile(3);
-    expect(() => three.restore(snap)).toThrow(/World.restoreState: .*(the state has 4 bodies, the world 3|names body 3; the world has 3)/);
+    expect(() => three.restore(snap)).toThrow(/World.restore: the snapshot has 4 bodies, the world 3/);
     expect(sameBits(stateBits(target), before)).toBe(true);
+  });
+});
+
+/** Every contact event a world's steps queue, as text (type, sides, and the bits of its numbers). */
+function eventLog(world: World, steps: number): string[] {
+  const log: string[] = [];
+  for (let s = 0; s < steps; s++) {
+    world.step(DT);
+    world.drainContactEvents((e) => {
+      log.push(`${s} ${e.type} ${e.bodyA?.name}:${e.linkA} ${e.bodyB?.name ?? 'static'}:${e.bodyB ? e.linkB : e.shapeB} ${Array.from(e.numbers).map((x) => x.toString(16)).join(',')}`);
+    });
+  }
+  return log;
+}
+
+describe('World.snapshot: what it holds', () => {
+  it('with contact events on, a world restored from a snapshot taken mid-landing queues the same events, bit for bit, as the world it was taken from', () => {
+    const make = (): World => { const w = pile(); w.contactEvents = true; return w; };
+    const world = make();
+    for (let s = 0; s < 45; s++) { world.step(DT); world.drainContactEvents(() => {}); }
+    const snap = world.snapshot().slice();
+    const expected = eventLog(world, 120);
+    const fresh = make();
+    fresh.restore(snap);
+    const got = eventLog(fresh, 120);
+    // (the landing makes pairs begin, persist and end within those steps)
+    expect(new Set(expected.map((l) => l.split(' ')[1]))).toEqual(new Set(['began', 'persisted', 'ended']));
+    expect(got).toEqual(expected);
+    // without the pairs the events compare with, the first step would report every touching pair as begun
+    const cold = make();
+    cold.restore(snap);
+    cold.contactEvents = false; cold.contactEvents = true;
+    expect(eventLog(cold, 1).filter((l) => l.includes('began')).length).toBeGreaterThan(expected.filter((l) => l.startsWith('0 began')).length);
+  });
+
+  it('a snapshot read from a buffer that is not 8-byte aligned restores the same; one into an unaligned buffer comes back in a new one with the same bytes', () => {
+    const world = pile();
+    for (let s = 0; s < 50; s++) world.step(DT);
+    const snap = world.snapshot().slice();
+    const shifted = new Uint8Array(snap.length + 3);
+    shifted.set(snap, 3);
+    const other = pile();
+    other.restore(shifted.subarray(3));
+    expect(sameBits(stateBits(other), stateBits(world))).toBe(true);
+    const unaligned = new Uint8Array(snap.length + 8).subarray(1);
+    const written = world.snapshot(unaligned);
+    expect(written.buffer).not.toBe(unaligned.buffer);
+    expect(sameBits(written, snap)).toBe(true);
+  });
+
+  it('refuses a snapshot taken before a body was removed, or one taken before a body was added, naming the body', () => {
+    const world = pile(3);
+    for (let s = 0; s < 10; s++) world.step(DT);
+    const before = world.snapshot().slice();
+    world.removeBody(world.bodies[1]);
+    expect(() => world.restore(before)).toThrow('World.restore: the snapshot was taken before body "ragdoll1" was removed from this world');
+    const smaller = world.snapshot().slice();
+    world.addBody(humanoidTree({ dampingTime: 0.25 }), { name: 'late' });
+    expect(() => world.restore(smaller)).toThrow('World.restore: body "late" was added after the snapshot was taken');
   });
 });

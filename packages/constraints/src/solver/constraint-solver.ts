@@ -52,14 +52,6 @@ function singleFreeTree(model: Model): boolean {
   return true;
 }
 
-/** What ConstraintSolver.saveKept copies: the layout of its rows and the implicit K kept for them. */
-export interface KeptSolverState {
-  m: number; nBodies: number; colSize: number; deferredAt: number; sparseEnd: number; deferred: number; built: number;
-  rowList: Int32Array; bodyList: Int32Array; entryStart: Int32Array; entries: Int32Array; colOffset: Int32Array; layoutKey: Int32Array;
-  rowStart: Int32Array; rowEnd: Int32Array; rootAt: Int32Array; diag: Float64Array; deferredFlags: Uint8Array;
-  jIdx: Int32Array; jVal: Float64Array; jW: Float64Array;
-}
-
 /** Numbers sameLayout compares per row (its index, tag, type, two bodies, two links, two ranks). */
 const LAYOUT_STRIDE = 9;
 
@@ -137,14 +129,8 @@ export class ConstraintSolver {
   readonly deferredRows = { deferred: 0, built: 0 };
   /** Where the next deferred row's entries go (after every row built by buildImplicit), and room reserved for all of them. */
   private deferredAt = 0;
-  /** The end of that room: the entries of the last buildImplicit end there (saveKept copies up to it). */
+  /** The end of that room: the entries of the last buildImplicit end there. */
   private sparseEnd = 0;
-  /**
-   * Whether the implicit K of the last buildImplicit is kept for the current rows: setRows has
-   * been given the same layout since (a resting body's rows, step after step). Its entries are
-   * those of the positions it was built at (refineCheckedForces).
-   */
-  private keptK = false;
   /** The rows and bodies buildImplicit read, for buildDeferred. */
   private builtRows: RowBuffer | null = null;
   private builtBodies: readonly Body[] = [];
@@ -190,11 +176,9 @@ export class ConstraintSolver {
     if (!this.sameLayout(rows, rowIndices, first, count, bodies)) {
       this.layOut(rows, rowIndices, first, count, bodies);
       this.rememberLayout(rows, rowIndices, first, count, bodies);
-      this.keptK = false;
     }
     this.measuresReady = false;
     this.checked = false;
-    this.refined = false;
     this.exact = count <= this.directLimit && this.exactFits(rows);
     this.dense = count <= this.denseLimit || this.exact;
     const nb = this.nBodies;
@@ -637,7 +621,6 @@ export class ConstraintSolver {
     if (this.jIdx.length < nz + reserve) this.growSparse(nz + reserve);
     this.deferredAt = nz;
     this.sparseEnd = nz + reserve;
-    this.keptK = true;
   }
 
   /** Rows of one batch (buildImplicit). */
@@ -737,9 +720,7 @@ export class ConstraintSolver {
     const floor = 1e-12 * maxDiag;
     this.scaleFloor[0] = floor;
     for (let c = 0; c < m; c++) scale[c] = deferred[c] === 0 && diag[c] > floor && diag[c] > 0 ? diag[c] : 0;
-    // (refining: the forces are those checkForces put within their bounds, rows without an effect
-    // included, as their force changes nothing)
-    for (let pass = this.refining ? 2 : 0; pass < 2; pass++) {
+    for (let pass = 0; pass < 2; pass++) {
       for (let c = 0; c < m; c++) {
         const r = br[c];
         if ((r >= 0) !== (pass === 1)) continue;
@@ -754,22 +735,18 @@ export class ConstraintSolver {
     }
     const acc = this.acc, ja = this.jIdx, val = this.jVal, w = this.jW, rs = this.rowStart, re = this.rowEnd, b = this.b, rootAt = this.rootAt;
     // z = D^-1 sum_i u_i f_i, and the first residual: from checkForces when it measured these
-    // forces and nothing moved them since (its pass over all forces at once leaves both); when
-    // refining (refineCheckedForces), z holds the changes from the checked forces only, and the
-    // measures at those forces are b
-    const checked = this.checked, accSize = this.accOffset[this.nBodies], refining = this.refining;
-    if (refining) acc.fill(0, 0, accSize);
-    else if (checked) { const z = this.checkedZ; for (let d = 0; d < accSize; d++) acc[d] = z[d]; }
+    // forces and nothing moved them since (its pass over all forces at once leaves both)
+    const checked = this.checked, accSize = this.accOffset[this.nBodies];
+    if (checked) { const z = this.checkedZ; for (let d = 0; d < accSize; d++) acc[d] = z[d]; }
     else {
       acc.fill(0, 0, accSize);
       for (let c = 0; c < m; c++) if (f[c] !== 0) this.implicitApply(c, f[c]);
     }
     const res = this.implicitResult;
     let it = 0;
-    // (refining: the check found the forces wanting, so the sweep runs)
-    if (!refining) this.implicitResidual(checked);
+    this.implicitResidual(checked);
     this.checked = false;
-    let residual = refining ? Infinity : this.residualOut[0];
+    let residual = this.residualOut[0];
     while (!(residual <= tol) && it < maxIt && residual === residual) {
       // the largest natural-map residual a row had when the sweep visited it (|d (f - clamp(f -
       // a / d))| at the forces of that moment): small only when the forces have stopped moving
@@ -829,8 +806,6 @@ export class ConstraintSolver {
       // sweep (a warm-started problem is mostly solved by one: then PgsSolver stops there too),
       // when a sweep saw every row within the tolerance (or failed to tell: NaN), and after the
       // last sweep
-      // (refining: one sweep, judged by the exact check that follows)
-      if (refining) { residual = NaN; break; }
       if (it === 1 || !(seen > tol) || it >= maxIt) { this.implicitResidual(false); residual = this.residualOut[0]; }
     }
     res.iterations = it;
@@ -1139,26 +1114,22 @@ export class ConstraintSolver {
    */
   checkForces(rows: RowBuffer, bodies: readonly Body[], forces: Float64Array, options: PgsOptions): boolean {
     const m = this.m, f = this.f, lo = this.lo, hi = this.hi, br = this.boundRow, list = this.rowList;
-    // (after refineCheckedForces, f and `forces` hold the forces it left, within their bounds)
-    if (!(this.refined && forces === rows.force)) {
-      // the forces within their bounds: the rows without a bounding row first, then the friction
-      // boxes, which read their normal's force
-      for (let c = 0; c < m; c++) {
-        const x = forces[list[c]];
-        f[c] = x;
-        if (br[c] >= 0) continue;
-        const L = lo[c], U = hi[c];
-        f[c] = x < L ? L : x > U ? U : x;
-      }
-      for (let c = 0; c < m; c++) {
-        const r = br[c];
-        if (r < 0) continue;
-        const L = lo[c] * f[r], U = hi[c] * f[r], x = f[c];
-        f[c] = x < L ? L : x > U ? U : x;
-      }
-      for (let c = 0; c < m; c++) forces[list[c]] = f[c];
+    // the forces within their bounds: the rows without a bounding row first, then the friction
+    // boxes, which read their normal's force
+    for (let c = 0; c < m; c++) {
+      const x = forces[list[c]];
+      f[c] = x;
+      if (br[c] >= 0) continue;
+      const L = lo[c], U = hi[c];
+      f[c] = x < L ? L : x > U ? U : x;
     }
-    this.refined = false;
+    for (let c = 0; c < m; c++) {
+      const r = br[c];
+      if (r < 0) continue;
+      const L = lo[c] * f[r], U = hi[c] * f[r], x = f[c];
+      f[c] = x < L ? L : x > U ? U : x;
+    }
+    for (let c = 0; c < m; c++) forces[list[c]] = f[c];
     this.measureForces(rows, bodies);
     return this.checkBound(options);
   }
@@ -1244,140 +1215,16 @@ export class ConstraintSolver {
    */
   private checked = false;
 
-  /** Whether refineCheckedForces can run: a K built for these rows (at earlier positions) is kept. */
-  get hasKeptK(): boolean {
-    return this.keptK && !this.dense;
-  }
-
   /**
-   * One sweep on the kept K (hasKeptK) from the forces of the last checkForces, which found them
-   * wanting (written back into `forces`): a sweep for the changes of the forces, each row's measure
-   * being its measure at the checked forces (exact, from checkForces) plus K_kept times the
-   * changes. The prediction is off by (K - K_kept) times the changes, not times the forces: the
-   * kept K needs only to be close for a small correction, which is what a warm start that nearly
-   * holds asks for. The forces are not applied: checkForces says afterwards whether they hold,
-   * exactly (and applyCheckedForces applies them), or they are the warm start of sweeps on a K
-   * built afresh.
+   * A body left the world (World.removeBody), the bodies after it moving down one index: the
+   * layout of the last rows names bodies by index, so it is forgotten (the next setRows lays the
+   * rows out afresh, as a world built without that body would).
    */
-  refineCheckedForces(rows: RowBuffer, options: PgsOptions, forces: Float64Array = rows.force): PgsResult {
-    if (!this.hasKeptK || !this.checked) throw new Error('ConstraintSolver.refineCheckedForces: call checkForces first, with a kept implicit K (hasKeptK)');
-    const m = this.m, f = this.f, b = this.b;
-    this.b = this.checkA;
-    this.refining = true;
-    let r: PgsResult;
-    try {
-      r = this.solveImplicit(options);
-    } finally {
-      this.b = b;
-      this.refining = false;
-      this.checked = false;
-    }
-    for (let c = 0; c < m; c++) forces[this.rowList[c]] = f[c];
-    this.refined = true;
-    return r;
+  bodyRemoved(): void {
+    this.layoutRows = null;
+    this.layoutCount = -1;
   }
 
-  /** Whether refineCheckedForces is running (solveImplicit then sweeps for the changes of the forces). */
-  private refining = false;
-  /** Whether the solver's forces are those refineCheckedForces left (within their bounds), until the next check. */
-  private refined = false;
-
-  /**
-   * A copy of what the next step reads of this solver when it is given the same rows: the layout
-   * of the last setRows and the kept K (null when no K is kept). World.saveState keeps it, so that
-   * a restored world refines on the same K as the one saved would.
-   */
-  saveKept(): KeptSolverState | null {
-    if (!this.keptK) return null;
-    const m = this.m, nb = this.nBodies, total = this.entryStart[nb];
-    return {
-      m, nBodies: nb, colSize: this.colSize, deferredAt: this.deferredAt, sparseEnd: this.sparseEnd,
-      deferred: this.deferredRows.deferred, built: this.deferredRows.built,
-      rowList: this.rowList.slice(0, m), bodyList: this.bodyList.slice(0, nb), entryStart: this.entryStart.slice(0, nb + 1),
-      entries: this.entries.slice(0, total), colOffset: this.colOffset.slice(0, 2 * m),
-      layoutKey: this.layoutKey.slice(0, 1 + m * LAYOUT_STRIDE),
-      rowStart: this.rowStart.slice(0, m + 1), rowEnd: this.rowEnd.slice(0, m), rootAt: this.rootAt.slice(0, m),
-      diag: this.diag.slice(0, m), deferredFlags: this.deferred.slice(0, m),
-      jIdx: this.jIdx.slice(0, this.sparseEnd), jVal: this.jVal.slice(0, this.sparseEnd), jW: this.jW.slice(0, this.sparseEnd),
-    };
-  }
-
-  /**
-   * '' when what saveKept copied fits `bodies` (its bodies exist, its rows and its K's entries
-   * reach only their dofs), else what does not: World.restoreState asks before it changes anything.
-   */
-  static keptMismatch(s: KeptSolverState, bodies: readonly Body[]): string {
-    let dofs = 0;
-    for (let k = 0; k < s.nBodies; k++) {
-      const b = s.bodyList[k];
-      if (!(b >= 0 && b < bodies.length)) return `the saved solver state names body ${b}; the world has ${bodies.length}`;
-      dofs += bodies[b].model.nv;
-    }
-    for (let c = 0; c < s.m; c++) if (!(s.rowList[c] >= 0)) return `the saved solver state lists row ${s.rowList[c]}`;
-    // (the entries built; the room after them is written before it is read)
-    for (let e = 0; e < s.deferredAt; e++) {
-      if (!(s.jIdx[e] >= 0 && s.jIdx[e] < dofs)) return `the saved solver state reaches dof ${s.jIdx[e]} of its bodies' ${dofs} (saved from a world built otherwise?)`;
-    }
-    return '';
-  }
-
-  /**
-   * Body `index` (of rank `rank`) left the world, the bodies after it moving down one index and
-   * the ranks above it down one (World.removeBody): the kept layout and K are renumbered to match,
-   * so a world that lost a body it kept nothing of goes on as one built without it; a layout that
-   * held rows of that body is forgotten (K is built afresh at its next solve).
-   */
-  bodyRemoved(index: number, rank: number): void {
-    const key = this.layoutKey;
-    let touched = false;
-    for (let c = 0, o = 1; c < this.layoutCount && !touched; c++, o += LAYOUT_STRIDE) touched = key[o + 3] === index || key[o + 4] === index;
-    for (let k = 0; k < this.nBodies && !touched; k++) touched = this.bodyList[k] === index;
-    if (touched) { this.keptK = false; this.layoutRows = null; this.layoutCount = -1; return; }
-    if (this.layoutCount >= 0) {
-      key[0]--;
-      for (let c = 0, o = 1; c < this.layoutCount; c++, o += LAYOUT_STRIDE) {
-        if (key[o + 3] > index) key[o + 3]--;
-        if (key[o + 4] > index) key[o + 4]--;
-        if (key[o + 7] > rank) key[o + 7]--;
-        if (key[o + 8] > rank) key[o + 8]--;
-      }
-    }
-    for (let k = 0; k < this.nBodies; k++) if (this.bodyList[k] > index) this.bodyList[k]--;
-    if (index < this.bodyLocal.length) { this.bodyLocal.copyWithin(index, index + 1); this.bodyLocal[this.bodyLocal.length - 1] = -1; }
-  }
-
-  /** Puts back what saveKept copied, for `rows` and `bodies` of a world built the same way (World.restoreState); null forgets the kept K. */
-  restoreKept(s: KeptSolverState | null, rows: RowBuffer, bodies: readonly Body[]): void {
-    if (s === null) { this.keptK = false; this.layoutRows = null; return; }
-    const problem = ConstraintSolver.keptMismatch(s, bodies);
-    if (problem) throw new RangeError(`ConstraintSolver.restoreKept: ${problem}`);
-    const m = s.m, nb = s.nBodies;
-    const grow = <T extends Int32Array>(a: T, n: number): T => (a.length >= n ? a : (new Int32Array(2 * n) as T));
-    this.rowList = grow(this.rowList, m); this.rowList.set(s.rowList);
-    let rowsNeeded = rows.capacity;
-    for (let c = 0; c < m; c++) rowsNeeded = Math.max(rowsNeeded, s.rowList[c] + 1);
-    if (this.local.length < rowsNeeded) this.local = new Int32Array(rowsNeeded);
-    for (let c = 0; c < m; c++) this.local[s.rowList[c]] = c;
-    if (this.bodyLocal.length < bodies.length) this.bodyLocal = new Int32Array(2 * bodies.length);
-    this.bodyLocal.fill(-1, 0, bodies.length);
-    this.bodyList = grow(this.bodyList, nb); this.bodyList.set(s.bodyList);
-    for (let k = 0; k < nb; k++) this.bodyLocal[s.bodyList[k]] = k;
-    this.nBodies = nb; this.m = m; this.colSize = s.colSize;
-    this.entryStart = grow(this.entryStart, nb + 1); this.entryStart.set(s.entryStart);
-    this.entries = grow(this.entries, s.entries.length); this.entries.set(s.entries);
-    this.colOffset = grow(this.colOffset, 2 * m); this.colOffset.set(s.colOffset);
-    this.layoutKey = grow(this.layoutKey, s.layoutKey.length); this.layoutKey.set(s.layoutKey);
-    this.layoutRows = rows; this.layoutBodies = bodies; this.layoutCount = m;
-    this.reserveRows(m);
-    this.reserveRuns(m);
-    this.rowStart.set(s.rowStart); this.rowEnd.set(s.rowEnd); this.rootAt.set(s.rootAt); this.diag.set(s.diag); this.deferred.set(s.deferredFlags);
-    if (this.jIdx.length < s.sparseEnd) this.growSparse(s.sparseEnd);
-    this.jIdx.set(s.jIdx); this.jVal.set(s.jVal); this.jW.set(s.jW);
-    this.deferredAt = s.deferredAt; this.sparseEnd = s.sparseEnd;
-    this.deferredRows.deferred = s.deferred; this.deferredRows.built = s.built;
-    this.builtRows = rows; this.builtBodies = bodies;
-    this.keptK = true;
-  }
 
   /** qdd = qdd0 + M^-1 J^T f for each body of the problem, f the forces of the last checkForces. */
   applyCheckedForces(bodies: readonly Body[]): void {

@@ -1,15 +1,19 @@
 /**
  * Warm-start forces by row key: the forces a step's rows ended with, looked up by the next step's
  * rows with the same key (row-buffer.ts: a contact point keyed by its shapes and feature, a limit
- * by its joint and side, a drive by its dof). An open-addressing hash table in typed arrays: no
- * allocation per step once it has grown to the largest row count seen, and clear() is O(1)
- * (entries carry the generation they were written in).
+ * by its joint and side, a drive by its dof). The entries are held densely, in the order they were
+ * first set, with an open-addressing hash index over them; all in typed arrays: no allocation per
+ * step once it has grown to the largest row count seen, clear() is O(1) (index slots carry the
+ * generation they were written in), and the entries are read out as two copies (writeEntries).
  *
  * Keys are integers (negative for contacts) of up to 53 bits; any finite key works.
  */
 export class WarmStartTable {
+  /** Keys and forces of the entries, in the order they were first set (size of them). */
   private keys = new Float64Array(0);
   private values = new Float64Array(0);
+  /** Hash index: per slot, the entry it holds and the generation it was written in. */
+  private entryOf = new Int32Array(0);
   private stamp = new Uint32Array(0);
   private generation = 1;
   private mask = -1;
@@ -23,8 +27,9 @@ export class WarmStartTable {
   private allocate(capacity: number): void {
     let n = 16;
     while (n < 2 * capacity) n *= 2;
-    this.keys = new Float64Array(n);
-    this.values = new Float64Array(n);
+    this.keys = new Float64Array(n >> 1);
+    this.values = new Float64Array(n >> 1);
+    this.entryOf = new Int32Array(n);
     this.stamp = new Uint32Array(n);
     this.mask = n - 1;
     this.generation = 1;
@@ -53,7 +58,8 @@ export class WarmStartTable {
   get(key: number, otherwise = 0): number {
     const g = this.generation;
     for (let i = this.hash(key); this.stamp[i] === g; i = (i + 1) & this.mask) {
-      if (this.keys[i] === key) return this.values[i];
+      const e = this.entryOf[i];
+      if (this.keys[e] === key) return this.values[e];
     }
     return otherwise;
   }
@@ -67,12 +73,14 @@ export class WarmStartTable {
     const g = this.generation;
     let i = this.hash(key);
     for (; this.stamp[i] === g; i = (i + 1) & this.mask) {
-      if (this.keys[i] === key) { this.values[i] = value; return i; }
+      const e = this.entryOf[i];
+      if (this.keys[e] === key) { this.values[e] = value; return i; }
     }
+    const e = this.size++;
     this.stamp[i] = g;
-    this.keys[i] = key;
-    this.values[i] = value;
-    this.size++;
+    this.entryOf[i] = e;
+    this.keys[e] = key;
+    this.values[e] = value;
     return i;
   }
 
@@ -81,25 +89,46 @@ export class WarmStartTable {
    * `key`: then its value, read straight from the slot (a key has one slot); else a lookup.
    */
   getAt(slot: number, key: number, otherwise = 0): number {
-    if (slot >= 0 && slot <= this.mask && this.stamp[slot] === this.generation && this.keys[slot] === key) return this.values[slot];
+    if (slot >= 0 && slot <= this.mask && this.stamp[slot] === this.generation) {
+      const e = this.entryOf[slot];
+      if (this.keys[e] === key) return this.values[e];
+    }
     return this.get(key, otherwise);
   }
 
   private grow(): void {
-    const { keys, values, stamp, generation } = this;
+    const { keys, values, size } = this;
     this.allocate(2 * (this.mask + 1));
-    for (let i = 0; i < keys.length; i++) if (stamp[i] === generation) this.set(keys[i], values[i]);
+    for (let e = 0; e < size; e++) this.set(keys[e], values[e]);
+  }
+
+  /** Entries whose force is not +0 (a missing key reads as +0: a snapshot need not hold them). */
+  nonZeroCount(): number {
+    let n = 0;
+    for (let e = 0; e < this.size; e++) { const v = this.values[e]; if (v !== 0 || 1 / v < 0) n++; }
+    return n;
+  }
+
+  /**
+   * Writes the nonZeroCount() entries whose force is not +0 into out from `at`: their keys, in the
+   * order they were first set, then their forces in the same order. Returns the numbers written.
+   * Allocates nothing (World.snapshot).
+   */
+  writeEntries(out: Float64Array, at: number): number {
+    const keys = this.keys, values = this.values, n = this.nonZeroCount();
+    for (let e = 0, k = at; e < this.size; e++) {
+      const v = values[e];
+      if (v !== 0 || 1 / v < 0) { out[k] = keys[e]; out[k + n] = v; k++; }
+    }
+    return 2 * n;
   }
 
   /** The entries, keys in ascending order (for saving; allocates). */
   entries(): { keys: Float64Array; forces: Float64Array } {
-    const g = this.generation;
-    let n = 0;
-    for (let i = 0; i <= this.mask; i++) if (this.stamp[i] === g) n++;
-    const keys = new Float64Array(n), forces = new Float64Array(n);
-    n = 0;
-    for (let i = 0; i <= this.mask; i++) if (this.stamp[i] === g) keys[n++] = this.keys[i];
+    const n = this.size;
+    const keys = this.keys.slice(0, n);
     keys.sort(); // (a typed array sorts by value; keys are unique)
+    const forces = new Float64Array(n);
     for (let k = 0; k < n; k++) forces[k] = this.get(keys[k]);
     return { keys, forces };
   }
