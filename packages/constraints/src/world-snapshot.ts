@@ -13,8 +13,8 @@
  * part; see the snapshot benchmark for sizes.
  *
  * Layout: 'SNW1' (u32), version (u32), time (f64), bodies (u32) and per body [name, flags (u8:
- * sleeping 1, checkWarmStart 2, key 4, energy credit 8), key?, restTime (f64), energy credit (f64)?,
- * state (runs)], sources (u32) and per source [kind, id (i32), pinId (i32)], warm starts (u32 n,
+ * sleeping 1, checkWarmStart 2, key 4, energy credit 8, kinematic 16), key?, restTime (f64), energy credit
+ * (f64)?, state (runs), kinematic joints (runs, KinematicJoints.save)?], sources (u32) and per source [kind, id (i32), pinId (i32)], warm starts (u32 n,
  * n f64 keys, n f64 forces), solver (u8 present; then seven i32 and the typed arrays, each u32
  * length then elements).
  */
@@ -114,12 +114,13 @@ function write(s: WorldState, w: Writer): void {
   w.u32(s.bodies.length);
   for (const b of s.bodies) {
     w.str(b.name);
-    const hasKey = b.key !== undefined, hasCredit = b.energyCredit !== undefined;
-    w.u8((b.sleeping ? 1 : 0) | (b.checkWarmStart !== false ? 2 : 0) | (hasKey ? 4 : 0) | (hasCredit ? 8 : 0));
+    const hasKey = b.key !== undefined, hasCredit = b.energyCredit !== undefined, hasKinematic = b.kinematic !== undefined;
+    w.u8((b.sleeping ? 1 : 0) | (b.checkWarmStart !== false ? 2 : 0) | (hasKey ? 4 : 0) | (hasCredit ? 8 : 0) | (hasKinematic ? 16 : 0));
     if (hasKey) w.str(b.key!);
     w.f64(b.restTime);
     if (hasCredit) w.f64(b.energyCredit!);
     w.runs(b.state);
+    if (hasKinematic) w.runs(b.kinematic!);
   }
   w.u32(s.sources.length);
   for (const src of s.sources) {
@@ -184,7 +185,8 @@ export function decodeSnapshot(bytes: Uint8Array): WorldState {
     const restTime = r.f64();
     const energyCredit = flags & 8 ? r.f64() : undefined;
     const state = r.runs();
-    bodies.push({ name, key, state, sleeping: (flags & 1) !== 0, restTime, checkWarmStart: (flags & 2) !== 0, energyCredit });
+    const kinematic = flags & 16 ? r.runs() : undefined;
+    bodies.push({ name, key, state, sleeping: (flags & 1) !== 0, restTime, checkWarmStart: (flags & 2) !== 0, energyCredit, ...(kinematic ? { kinematic } : {}) });
   }
   const sources: WorldState['sources'] = [];
   for (let i = 0, n = r.u32(); i < n; i++) sources.push({ kind: r.str(), id: r.i32(), pinId: r.i32() });
