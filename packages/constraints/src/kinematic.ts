@@ -52,8 +52,10 @@ export class KinematicJoints {
   readonly fixed: Uint8Array;
   /** Per dof, 1 when prescribed. */
   readonly dof: Uint8Array;
-  /** [0] mode (KinematicMode), [1] 1 while a target waits for the next step, [2] the number of prescribed links. */
-  readonly flags = new Float64Array(3);
+  /** [0] mode (KinematicMode), [1] 1 while a target waits for the next step. */
+  readonly flags = new Float64Array(2);
+  /** The number of prescribed links (a small integer: no heap number when read). */
+  count = 0;
   /** The target q of the next step (position mode), in the model's q layout. */
   readonly target: Float64Array;
   /** The rates of the prescribed joints (qd layout; free joints: world angular, world linear of the origin). */
@@ -78,12 +80,7 @@ export class KinematicJoints {
       const p = model.parent[i];
       this.fixed[i] = this.link[i] === 1 && (p < 0 || this.fixed[p] === 1) ? 1 : 0;
     }
-    this.flags[2] = n;
-  }
-
-  /** The number of prescribed links. */
-  get count(): number {
-    return this.flags[2];
+    this.count = n;
   }
 
   /** Numbers saved with the world (World.saveState): mode, pending flag, link flags, target, rates. */

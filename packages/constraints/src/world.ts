@@ -1115,7 +1115,7 @@ export class World {
     rows.clear();
     const ctx = this.ctx(h);
     for (const src of this.sources) src.addRows(rows, ctx);
-    if (this.kinematicBodies > 0) this.addKinematicRows(rows, h);
+    if (this.kinematicBodies > 0) this.addKinematicRows(rows);
     this.dropSleepingRows(rows);
     if (this.kinematicBodies > 0) this.dropKinematicRows(rows);
     if (this.events) this.events.detected(this.contacts, rows, bodies);
@@ -1206,7 +1206,7 @@ export class World {
     const groups = this.momentumGroups(rows, nIslands);
     if (this.energyBound) this.boundEnergy(rows, nIslands);
     this.conserveGroupMomenta(hTry, groups);
-    if (this.kinematicBodies > 0) this.moveKinematics(hTry);
+    if (this.kinematicBodies > 0) this.moveKinematics();
     st.ms.stabilize += this.clock() - t1;
     st.contacts = this.contacts.count;
     st.maxPenetration = this.contacts.maxDepth;
@@ -1238,10 +1238,11 @@ export class World {
   }
 
   /** The rows of every kinematic joint (sleepers' too: a sleeper a row wakes must not move freely for a pass). */
-  private addKinematicRows(rows: RowBuffer, h: number): void {
+  private addKinematicRows(rows: RowBuffer): void {
     for (let bi = 0; bi < this.bodies.length; bi++) {
       const b = this.bodies[bi];
-      if (b.kinematic !== null && !b.disabledApplied) addPrescribedRows(rows, bi, b.model, b.kinematic, b.state.q, b.state.qd, h);
+      // (the pass's length as the number object stepLength holds: a double passed on is boxed)
+      if (b.kinematic !== null && !b.disabledApplied) addPrescribedRows(rows, bi, b.model, b.kinematic, b.state.q, b.state.qd, this.stepLength as number);
     }
   }
 
@@ -1276,12 +1277,12 @@ export class World {
     rows.count = k;
   }
 
-  /** After a pass of length h: every awake body's kinematic joints moved exactly by their rates from the pass's start (Body.savedQ). */
-  private moveKinematics(h: number): void {
+  /** After a pass (of length stepLength): every awake body's kinematic joints moved exactly by their rates from the pass's start (Body.savedQ). */
+  private moveKinematics(): void {
     for (let bi = 0; bi < this.bodies.length; bi++) {
       const b = this.bodies[bi];
       if (b.kinematic === null || b.sleeping) continue;
-      movePrescribed(b.model, b.kinematic, b.savedQ, h, b.state.q, b.state.qd);
+      movePrescribed(b.model, b.kinematic, b.savedQ, this.stepLength as number, b.state.q, b.state.qd);
       b.state.work.dynamicsValid = false;
     }
   }
