@@ -24,62 +24,74 @@ export class Body {
    * a change at its next step or query.
    */
   enabled = true;
-  /** Whether the world has applied enabled = false (the body held asleep, its shapes off); set by the World. */
+  /** @internal Whether the world has applied enabled = false (the body held asleep, its shapes off); set by the World. */
   disabledApplied = false;
-  /** Whether the body slept when it was disabled (World.setEnabled restores it). */
+  /** @internal Whether the body slept when it was disabled (World.setEnabled restores it). */
   sleptBeforeDisabled = false;
-  /** Serial of this body in its world (the count of addBody calls before it): saved states name bodies by it. */
+  /** @internal Serial of this body in its world (the count of addBody calls before it): saved states name bodies by it. */
   serial = -1;
   readonly name: string;
   readonly model: Model;
   readonly state: State;
-  /** Unconstrained accelerations of the last dynamics pass. */
+  /** @internal Unconstrained accelerations of the last dynamics pass. */
   readonly qdd0: Float64Array;
-  /** Constrained accelerations (qdd0 + the constraint forces' effect). */
+  /** @internal Constrained accelerations (qdd0 + the constraint forces' effect). */
   readonly qdd: Float64Array;
-  /** q and qd at the start of the current step (for backtracking). */
+  /** @internal q and qd at the start of the current step (for backtracking). */
   readonly savedQ: Float64Array;
+  /** @internal */
   readonly savedQd: Float64Array;
   /**
    * q and qd at the start of the current World.step (restored if the step fails); for a sleeping
    * body, as the last step left them when `sleepSnapshot` is set (World.step wakes a sleeper whose
    * state was changed since).
+   * @internal
    */
   readonly frameQ: Float64Array;
+  /** @internal */
   readonly frameQd: Float64Array;
   /**
    * q and qd at the World's last forward kinematics of this body with velocities (NaN before the
    * first): while they are unchanged, the link poses and velocities in its State's work arrays are
    * those of the current state (World.awakeKinematics).
+   * @internal
    */
   readonly kinematicsQ: Float64Array;
+  /** @internal */
   readonly kinematicsQd: Float64Array;
-  /** Momentum the free root's subtree must have after the step (null unless link 0 is the only free root of a multi-link body; a single free body keeps its momentum by the integrator itself). */
+  /** @internal Momentum the free root's subtree must have after the step (null unless link 0 is the only free root of a multi-link body; a single free body keeps its momentum by the integrator itself). */
   readonly momentumTarget: Float64Array | null;
+  /** @internal */
   readonly momentumStart: Float64Array | null;
   /**
    * For a body with a momentum target: the world directions the current step's rows push it in,
    * orthonormal (3 each), and their number, or -1 when the rows block it (World.rowDirections).
+   * @internal
    */
   readonly pushDirections: Float64Array | null;
+  /** @internal */
   pushCount = 0;
   /**
    * A tree on one free root, link 0 (a character or a rigid body): nothing holds it to the world
    * but rows, so an island of such bodies with no row to the world keeps its momentum as a whole
    * (World.conserveGroupMomenta).
+   * @internal
    */
   readonly freeTree: boolean;
   /**
    * At the start of the current pass (World.advance): the body's momentum (angular about its own
    * centre of mass, then linear; world coordinates), the external wrench on it (gravity, applied
    * forces and root torques, about the same centre of mass; no row forces) and the centre of mass.
+   * @internal
    */
   readonly passMomentum = new Float64Array(6);
+  /** @internal */
   readonly passWrench = new Float64Array(6);
+  /** @internal */
   readonly passCom = new Float64Array(3);
-  /** Scratch of nv numbers. */
+  /** @internal Scratch of nv numbers. */
   readonly scratch: Float64Array;
-  /** A single rigid body on a free joint (a ball, a crate). */
+  /** @internal A single rigid body on a free joint (a ball, a crate). */
   readonly rigid: boolean;
   /**
    * Whether the current step moves this body's free joint by featherstone's world rule
@@ -87,22 +99,24 @@ export class Body {
    * holds it. The screw rule, exact for a body turning about a fixed pin, moves a pinned rigid
    * body and a tree's root while rows act on it (without rows, in flight, every body moves by
    * the world rule). Set by the World every step; the solver predicts velocities by it.
+   * @internal
    */
   worldRule = false;
   /**
    * Step length (s) for which dynamics() takes the gyroscopic term of ball joints implicitly
    * (gyroscopic.ts); 0 leaves ABA's explicit accelerations. The World sets it every step.
+   * @internal
    */
   gyroscopicStep = 0;
-  /** The change dynamics() made to qdd0 for the gyroscopic term (zero when none). */
+  /** @internal The change dynamics() made to qdd0 for the gyroscopic term (zero when none). */
   readonly gyroDelta: Float64Array;
   /** Resting bodies are not stepped until something wakes them. */
   sleeping = false;
-  /** Whether frameQ and frameQd hold this sleeper's state as the last step left it (set by the World). */
+  /** @internal Whether frameQ and frameQd hold this sleeper's state as the last step left it (set by the World). */
   sleepSnapshot = false;
-  /** Seconds this body has spent below the sleep thresholds. */
+  /** @internal Seconds this body has spent below the sleep thresholds. */
   restTime = 0;
-  /** Island of the current step. */
+  /** @internal Island of the current step. */
   island = -1;
   /**
    * The energy account (World.boundEnergy), in a typed array (a double written to a field may be
@@ -112,19 +126,22 @@ export class Body {
    * the World.step (restored when the step is rolled back), [3] kinetic energy and [4] potential
    * energy, then the part of the kinetic energy that may be removed, at the end of the pass, [5]
    * scratch, [6] the body's mass (kg).
+   * @internal
    */
   readonly energy = new Float64Array(7).fill(NaN);
-  /** The rigid motion with this body's momentum (World.boundEnergy's scratch, nv numbers). */
+  /** @internal The rigid motion with this body's momentum (World.boundEnergy's scratch, nv numbers). */
   readonly rigidQd: Float64Array;
   /**
    * Whether the next step measures this body's island at its warm-start forces before it builds
    * K (World.solveIsland): set after each solve of the island, when it took at most one sweep or
    * the warm forces held with room to spare. Saved with the world (World.saveState).
+   * @internal
    */
   checkWarmStart = true;
   /**
    * Place of this body in the world's canonical order (by name, then by index): the solver orders
    * its rows by it, so the order in which bodies were added does not decide the Gauss-Seidel order.
+   * @internal
    */
   rank = 0;
   /**
@@ -132,6 +149,7 @@ export class Body {
    * added without a name, 'h:' and a hash of its model and of its state at its first step
    * (bodyContentKey), so that the order bodies were added in never decides the results. '' until
    * the world assigns it. Saved with the world.
+   * @internal
    */
   key = '';
 
@@ -170,6 +188,7 @@ export class Body {
    * inertia) is reported with this body's name: the World's step error then says which character.
    * `kinematicsCurrent`: forward kinematics with velocities ran at the current q and qd (the World
    * does at the start of the step), so ABA need not run them again.
+   * @internal
    */
   dynamics(kinematicsCurrent = false): void {
     try {
@@ -187,12 +206,13 @@ export class Body {
     }
   }
 
+  /** @internal */
   save(): void {
     this.savedQ.set(this.state.q);
     this.savedQd.set(this.state.qd);
   }
 
-  /** The first joint whose q or qd is not finite, or '' when the state is finite. */
+  /** @internal The first joint whose q or qd is not finite, or '' when the state is finite. */
   nonFiniteJoint(): string {
     const k = this.state.firstNonFinite();
     if (k < 0) return '';
@@ -288,6 +308,7 @@ export class Body {
   /**
    * The joints whose motion the game prescribes (kinematic.ts), or null when every joint is
    * simulated. Made by World.addBody's `kinematic` option or setKinematicLinks.
+   * @internal
    */
   kinematic: KinematicJoints | null = null;
 
@@ -445,6 +466,7 @@ export class Body {
     kin.flags[1] = 0;
   }
 
+  /** @internal */
   restore(): void {
     this.state.q.set(this.savedQ);
     this.state.qd.set(this.savedQd);
