@@ -330,6 +330,24 @@ describe('kinematic links (partial ragdoll): prescribed joints drive, the others
     expect(worstFree).toBeLessThan(1e-6 * worstDriven);
   });
 
+  it('setKinematicLinks([]) lets the cart go: from then on nothing pushes along x, each step\'s accelerations keeping (M + m) x\'\' + m L (cos theta theta\'\' - sin theta theta\'^2) = 0 (the horizontal momentum\'s rate)', () => {
+    const { world, body, m, L } = cartPendulum();
+    body.state.q[1] = 0.2;
+    for (let n = 1; n <= 30; n++) { body.setNextKinematicJoints([cartX(n * H), 0]); world.step(H); }
+    body.setKinematicLinks([]);
+    expect(body.kinematic).toBe(null);
+    let worst = 0, moved = 0;
+    for (let n = 0; n < 120; n++) {
+      const th = body.state.q[1], x0 = body.state.qd[0], w0 = body.state.qd[1];
+      world.step(H);
+      const xdd = (body.state.qd[0] - x0) / H, thdd = (body.state.qd[1] - w0) / H;
+      worst = Math.max(worst, Math.abs((4 + m) * xdd + m * L * (Math.cos(th) * thdd - Math.sin(th) * w0 * w0)));
+      moved = Math.max(moved, Math.abs(xdd));
+    }
+    expect(moved).toBeGreaterThan(0.1); // (the cart does move: it is simulated)
+    expect(worst).toBeLessThan(1e-9);
+  });
+
   it('the pendulum on the prescribed cart follows the analytic equation theta\'\' = -m L (g sin theta + x\'\' cos theta) / (m L^2 + I) (RK4), the error halving with the step', () => {
     const run = (h: number): number => {
       const { world, body } = cartPendulum();
