@@ -6,6 +6,7 @@ import { State, forwardDynamics, forwardKinematics, freeRootCount, pointVelocity
 import { implicitGyroscopicDelta } from './gyroscopic.js';
 import { checkOut, quaternionOfMatrix, resolveLink, type LinkRef, type NumberArray } from './link-readers.js';
 import { linkDeltasFromJointDeltas } from './solver/link-deltas.js';
+import { KinematicJoints, KinematicMode, prescribedVelocity } from './kinematic.js';
 
 /** An articulated body in a World: a Model, its State and the per-body data the step needs (returned by `World.addBody`). */
 export class Body {
@@ -23,62 +24,74 @@ export class Body {
    * a change at its next step or query.
    */
   enabled = true;
-  /** Whether the world has applied enabled = false (the body held asleep, its shapes off); set by the World. */
+  /** @internal Whether the world has applied enabled = false (the body held asleep, its shapes off); set by the World. */
   disabledApplied = false;
-  /** Whether the body slept when it was disabled (World.setEnabled restores it). */
+  /** @internal Whether the body slept when it was disabled (World.setEnabled restores it). */
   sleptBeforeDisabled = false;
-  /** Serial of this body in its world (the count of addBody calls before it): saved states name bodies by it. */
+  /** @internal Serial of this body in its world (the count of addBody calls before it): saved states name bodies by it. */
   serial = -1;
   readonly name: string;
   readonly model: Model;
   readonly state: State;
-  /** Unconstrained accelerations of the last dynamics pass. */
+  /** @internal Unconstrained accelerations of the last dynamics pass. */
   readonly qdd0: Float64Array;
-  /** Constrained accelerations (qdd0 + the constraint forces' effect). */
+  /** @internal Constrained accelerations (qdd0 + the constraint forces' effect). */
   readonly qdd: Float64Array;
-  /** q and qd at the start of the current step (for backtracking). */
+  /** @internal q and qd at the start of the current step (for backtracking). */
   readonly savedQ: Float64Array;
+  /** @internal */
   readonly savedQd: Float64Array;
   /**
    * q and qd at the start of the current World.step (restored if the step fails); for a sleeping
    * body, as the last step left them when `sleepSnapshot` is set (World.step wakes a sleeper whose
    * state was changed since).
+   * @internal
    */
   readonly frameQ: Float64Array;
+  /** @internal */
   readonly frameQd: Float64Array;
   /**
    * q and qd at the World's last forward kinematics of this body with velocities (NaN before the
    * first): while they are unchanged, the link poses and velocities in its State's work arrays are
    * those of the current state (World.awakeKinematics).
+   * @internal
    */
   readonly kinematicsQ: Float64Array;
+  /** @internal */
   readonly kinematicsQd: Float64Array;
-  /** Momentum the free root's subtree must have after the step (null unless link 0 is the only free root of a multi-link body; a single free body keeps its momentum by the integrator itself). */
+  /** @internal Momentum the free root's subtree must have after the step (null unless link 0 is the only free root of a multi-link body; a single free body keeps its momentum by the integrator itself). */
   readonly momentumTarget: Float64Array | null;
+  /** @internal */
   readonly momentumStart: Float64Array | null;
   /**
    * For a body with a momentum target: the world directions the current step's rows push it in,
    * orthonormal (3 each), and their number, or -1 when the rows block it (World.rowDirections).
+   * @internal
    */
   readonly pushDirections: Float64Array | null;
+  /** @internal */
   pushCount = 0;
   /**
    * A tree on one free root, link 0 (a character or a rigid body): nothing holds it to the world
    * but rows, so an island of such bodies with no row to the world keeps its momentum as a whole
    * (World.conserveGroupMomenta).
+   * @internal
    */
   readonly freeTree: boolean;
   /**
    * At the start of the current pass (World.advance): the body's momentum (angular about its own
    * centre of mass, then linear; world coordinates), the external wrench on it (gravity, applied
    * forces and root torques, about the same centre of mass; no row forces) and the centre of mass.
+   * @internal
    */
   readonly passMomentum = new Float64Array(6);
+  /** @internal */
   readonly passWrench = new Float64Array(6);
+  /** @internal */
   readonly passCom = new Float64Array(3);
-  /** Scratch of nv numbers. */
+  /** @internal Scratch of nv numbers. */
   readonly scratch: Float64Array;
-  /** A single rigid body on a free joint (a ball, a crate). */
+  /** @internal A single rigid body on a free joint (a ball, a crate). */
   readonly rigid: boolean;
   /**
    * Whether the current step moves this body's free joint by featherstone's world rule
@@ -86,22 +99,24 @@ export class Body {
    * holds it. The screw rule, exact for a body turning about a fixed pin, moves a pinned rigid
    * body and a tree's root while rows act on it (without rows, in flight, every body moves by
    * the world rule). Set by the World every step; the solver predicts velocities by it.
+   * @internal
    */
   worldRule = false;
   /**
    * Step length (s) for which dynamics() takes the gyroscopic term of ball joints implicitly
    * (gyroscopic.ts); 0 leaves ABA's explicit accelerations. The World sets it every step.
+   * @internal
    */
   gyroscopicStep = 0;
-  /** The change dynamics() made to qdd0 for the gyroscopic term (zero when none). */
+  /** @internal The change dynamics() made to qdd0 for the gyroscopic term (zero when none). */
   readonly gyroDelta: Float64Array;
   /** Resting bodies are not stepped until something wakes them. */
   sleeping = false;
-  /** Whether frameQ and frameQd hold this sleeper's state as the last step left it (set by the World). */
+  /** @internal Whether frameQ and frameQd hold this sleeper's state as the last step left it (set by the World). */
   sleepSnapshot = false;
-  /** Seconds this body has spent below the sleep thresholds. */
+  /** @internal Seconds this body has spent below the sleep thresholds. */
   restTime = 0;
-  /** Island of the current step. */
+  /** @internal Island of the current step. */
   island = -1;
   /**
    * The energy account (World.boundEnergy), in a typed array (a double written to a field may be
@@ -111,19 +126,22 @@ export class Body {
    * the World.step (restored when the step is rolled back), [3] kinetic energy and [4] potential
    * energy, then the part of the kinetic energy that may be removed, at the end of the pass, [5]
    * scratch, [6] the body's mass (kg).
+   * @internal
    */
   readonly energy = new Float64Array(7).fill(NaN);
-  /** The rigid motion with this body's momentum (World.boundEnergy's scratch, nv numbers). */
+  /** @internal The rigid motion with this body's momentum (World.boundEnergy's scratch, nv numbers). */
   readonly rigidQd: Float64Array;
   /**
    * Whether the next step measures this body's island at its warm-start forces before it builds
    * K (World.solveIsland): set after each solve of the island, when it took at most one sweep or
    * the warm forces held with room to spare. Saved with the world (World.saveState).
+   * @internal
    */
   checkWarmStart = true;
   /**
    * Place of this body in the world's canonical order (by name, then by index): the solver orders
    * its rows by it, so the order in which bodies were added does not decide the Gauss-Seidel order.
+   * @internal
    */
   rank = 0;
   /**
@@ -131,6 +149,7 @@ export class Body {
    * added without a name, 'h:' and a hash of its model and of its state at its first step
    * (bodyContentKey), so that the order bodies were added in never decides the results. '' until
    * the world assigns it. Saved with the world.
+   * @internal
    */
   key = '';
 
@@ -169,6 +188,7 @@ export class Body {
    * inertia) is reported with this body's name: the World's step error then says which character.
    * `kinematicsCurrent`: forward kinematics with velocities ran at the current q and qd (the World
    * does at the start of the step), so ABA need not run them again.
+   * @internal
    */
   dynamics(kinematicsCurrent = false): void {
     try {
@@ -186,12 +206,13 @@ export class Body {
     }
   }
 
+  /** @internal */
   save(): void {
     this.savedQ.set(this.state.q);
     this.savedQd.set(this.state.qd);
   }
 
-  /** The first joint whose q or qd is not finite, or '' when the state is finite. */
+  /** @internal The first joint whose q or qd is not finite, or '' when the state is finite. */
   nonFiniteJoint(): string {
     const k = this.state.firstNonFinite();
     if (k < 0) return '';
@@ -284,9 +305,179 @@ export class Body {
     return o;
   }
 
+  /**
+   * The joints whose motion the game prescribes (kinematic.ts), or null when every joint is
+   * simulated. Made by World.addBody's `kinematic` option or setKinematicLinks.
+   * @internal
+   */
+  kinematic: KinematicJoints | null = null;
+
+  /** Whether every joint of this body is prescribed (a kinematic body: World.addBody's `kinematic` option, or setKinematicLinks with every link). */
+  get isKinematic(): boolean {
+    return this.kinematic !== null && this.kinematic.count === this.model.nLinks;
+  }
+
+  /**
+   * Makes the joints of these links kinematic (their motion set by the game: setNextKinematicJoints,
+   * setKinematicJointVelocities, and for a free root setNextKinematicPose, setKinematicVelocity) and
+   * every other joint simulated; [] makes the whole body simulated again. The animated links drive,
+   * the others react (a partial ragdoll: an animated upper body on simulated legs). A joint made
+   * kinematic holds still until given a target or a velocity (its current q is its target); a
+   * joint no longer kinematic goes on from its state.
+   */
+  setKinematicLinks(links: readonly LinkRef[]): void {
+    this.refuseRemoved('setKinematicLinks');
+    if (links == null || typeof links.length !== 'number') throw new RangeError(`Body "${this.name}".setKinematicLinks: expected an array of link indices or names, got ${String(links)}`);
+    const idx = Array.from(links, (l) => resolveLink('setKinematicLinks', this.name, this.model, l));
+    if (idx.length === 0) { this.kinematic = null; return; }
+    const before = this.kinematic;
+    const kin = before ?? new KinematicJoints(this.model);
+    const was = Uint8Array.from(kin.link);
+    kin.setLinks(this.model, idx);
+    if (!before) { kin.flags[0] = KinematicMode.Position; kin.flags[1] = 0; }
+    // a joint newly prescribed holds where it is: its target is its q, its rate zero
+    const m = this.model;
+    for (let i = 0; i < m.nLinks; i++) {
+      if (!kin.link[i] || was[i]) continue;
+      for (let k = m.qOffset[i]; k < m.qOffset[i] + m.jointNq[i]; k++) kin.target[k] = this.state.q[k];
+      for (let d = m.vOffset[i]; d < m.vOffset[i] + m.jointNv[i]; d++) kin.rate[d] = 0;
+    }
+    this.kinematic = kin;
+  }
+
+  /** The prescribed joints, refusing a body without any or a bad argument count (for the setters). */
+  private kinematicFor(fn: string): KinematicJoints {
+    this.refuseRemoved(fn);
+    if (!this.kinematic) throw new Error(`Body "${this.name}".${fn}: the body has no kinematic joints (add it with { kinematic: true }, or call setKinematicLinks first)`);
+    return this.kinematic;
+  }
+
+  /** The free root of a kinematic body (link 0 on a free joint, prescribed), refused otherwise. */
+  private kinematicRoot(fn: string): KinematicJoints {
+    const kin = this.kinematicFor(fn);
+    if (!(this.model.parent[0] === -1 && this.model.jointType[0] === 4 && kin.link[0] === 1)) {
+      throw new Error(`Body "${this.name}".${fn}: needs a kinematic root on a free joint (link 0 "${this.model.linkNames[0]}" is ${kin.link[0] ? 'not on a free joint' : 'not kinematic'}); use setNextKinematicJoints / setKinematicJointVelocities for other joints`);
+    }
+    return kin;
+  }
+
+  /**
+   * The world pose the kinematic root (link 0, a free joint) reaches at the end of the next step:
+   * position (m) and rotation [x, y, z, w] (normalised here; default: the current one). The step
+   * moves it there at the constant velocity (target - current) / dt, which it keeps afterwards in
+   * its state; it pushes what it meets as an infinite mass would. Without a new target, the
+   * following step holds it still (as Rapier's position-based kinematic bodies). Other kinematic
+   * joints hold still unless given targets by setNextKinematicJoints.
+   */
+  setNextKinematicPose(position: ArrayLike<number>, rotation?: ArrayLike<number>): void {
+    const kin = this.kinematicRoot('setNextKinematicPose');
+    finite(this.name, 'setNextKinematicPose', 'position', position, 3);
+    if (rotation !== undefined) finite(this.name, 'setNextKinematicPose', 'rotation', rotation, 4);
+    this.beginTargets(kin);
+    const t = kin.target, qo = this.model.qOffset[0];
+    t[qo] = position[0]; t[qo + 1] = position[1]; t[qo + 2] = position[2];
+    if (rotation !== undefined) {
+      const n = Math.sqrt(rotation[0] * rotation[0] + rotation[1] * rotation[1] + rotation[2] * rotation[2] + rotation[3] * rotation[3]);
+      if (!(n > 1e-9)) throw new RangeError(`Body "${this.name}".setNextKinematicPose: rotation must be a non-zero quaternion [x, y, z, w], got [${Array.from(rotation).join(', ')}]`);
+      for (let k = 0; k < 4; k++) t[qo + 3 + k] = rotation[k] / n;
+    }
+  }
+
+  /**
+   * Targets of the kinematic joints for the end of the next step, as a full q vector of the model
+   * (entries of simulated joints are ignored; quaternions are normalised): each kinematic joint
+   * moves there at a constant rate through the step and keeps that rate in its state. Without new
+   * targets the following step holds them still.
+   */
+  setNextKinematicJoints(q: ArrayLike<number>): void {
+    const kin = this.kinematicFor('setNextKinematicJoints');
+    const m = this.model;
+    if (q == null || q.length !== m.nq) throw new RangeError(`Body "${this.name}".setNextKinematicJoints: expected ${m.nq} numbers (the model's q), got ${q == null ? String(q) : q.length}`);
+    for (let i = 0; i < m.nLinks; i++) {
+      if (!kin.link[i]) continue;
+      for (let k = m.qOffset[i]; k < m.qOffset[i] + m.jointNq[i]; k++) {
+        if (!Number.isFinite(q[k])) throw new RangeError(`Body "${this.name}".setNextKinematicJoints: q[${k}] (joint "${m.jointNames[i]}") is ${q[k]}; expected a finite number`);
+      }
+    }
+    this.beginTargets(kin);
+    const t = kin.target;
+    for (let i = 0; i < m.nLinks; i++) {
+      if (!kin.link[i]) continue;
+      const qo = m.qOffset[i], nq = m.jointNq[i];
+      for (let k = qo; k < qo + nq; k++) t[k] = q[k];
+      const type = m.jointType[i];
+      if (type === 3 || type === 4) {
+        const o = type === 4 ? qo + 3 : qo;
+        const n = Math.sqrt(t[o] * t[o] + t[o + 1] * t[o + 1] + t[o + 2] * t[o + 2] + t[o + 3] * t[o + 3]);
+        if (!(n > 1e-9)) throw new RangeError(`Body "${this.name}".setNextKinematicJoints: the quaternion of joint "${m.jointNames[i]}" is zero`);
+        for (let k = 0; k < 4; k++) t[o + k] /= n;
+      }
+    }
+  }
+
+  /** Position mode with every kinematic joint's target at its current q, pending for the next step. */
+  private beginTargets(kin: KinematicJoints): void {
+    if (!(kin.flags[0] === KinematicMode.Position && kin.flags[1] === 1)) kin.target.set(this.state.q);
+    kin.flags[0] = KinematicMode.Position;
+    kin.flags[1] = 1;
+  }
+
+  /**
+   * The velocity of the kinematic root (link 0, a free joint), world frame: the linear velocity
+   * (m/s) of its origin and the angular velocity (rad/s) about it, kept until changed. Each step
+   * moves it exactly so (a moving platform, a turning wheel); other kinematic joints keep their
+   * rates (setKinematicJointVelocities).
+   */
+  setKinematicVelocity(linear: ArrayLike<number>, angular: ArrayLike<number> = [0, 0, 0]): void {
+    const kin = this.kinematicRoot('setKinematicVelocity');
+    finite(this.name, 'setKinematicVelocity', 'linear', linear, 3);
+    finite(this.name, 'setKinematicVelocity', 'angular', angular, 3);
+    this.beginVelocities(kin);
+    const r = kin.rate, vo = this.model.vOffset[0];
+    r[vo] = angular[0]; r[vo + 1] = angular[1]; r[vo + 2] = angular[2];
+    r[vo + 3] = linear[0]; r[vo + 4] = linear[1]; r[vo + 5] = linear[2];
+    // (a kinematic body takes the velocity at once; kinematic links of a simulated body reach it
+    // through the step's rows, which give the simulated links the reaction)
+    if (this.isKinematic) prescribedVelocity(this.model, kin, this.state.q, this.state.qd);
+  }
+
+  /**
+   * Rates of the kinematic joints as a full qd vector of the model (rad/s or m/s; a free joint's
+   * six in the world frame: angular, then its origin's linear velocity; entries of simulated joints
+   * are ignored), kept until changed (a door turning on its hinge, an animated limb).
+   */
+  setKinematicJointVelocities(qd: ArrayLike<number>): void {
+    const kin = this.kinematicFor('setKinematicJointVelocities');
+    const m = this.model;
+    if (qd == null || qd.length !== m.nv) throw new RangeError(`Body "${this.name}".setKinematicJointVelocities: expected ${m.nv} numbers (the model's qd), got ${qd == null ? String(qd) : qd.length}`);
+    for (let d = 0; d < m.nv; d++) {
+      if (kin.dof[d] && !Number.isFinite(qd[d])) throw new RangeError(`Body "${this.name}".setKinematicJointVelocities: qd[${d}] (joint "${m.jointNames[m.dofLink[d]]}") is ${qd[d]}; expected a finite number`);
+    }
+    this.beginVelocities(kin);
+    for (let d = 0; d < m.nv; d++) if (kin.dof[d]) kin.rate[d] = qd[d];
+    if (this.isKinematic) prescribedVelocity(m, kin, this.state.q, this.state.qd);
+  }
+
+  /** Velocity mode (a pending target is dropped; its rates were already computed or are zero). */
+  private beginVelocities(kin: KinematicJoints): void {
+    // leaving position mode: joints not given a rate hold still
+    if (kin.flags[0] === KinematicMode.Position) kin.rate.fill(0);
+    kin.flags[0] = KinematicMode.Velocity;
+    kin.flags[1] = 0;
+  }
+
+  /** @internal */
   restore(): void {
     this.state.q.set(this.savedQ);
     this.state.qd.set(this.savedQd);
     this.state.work.dynamicsValid = false;
+  }
+}
+
+/** Refuses a vector that is not n finite numbers, naming the body, the call and the argument. */
+function finite(body: string, fn: string, what: string, v: ArrayLike<number>, n: number): void {
+  if (v == null || typeof v.length !== 'number' || v.length !== n) throw new RangeError(`Body "${body}".${fn}: ${what} must be ${n} finite numbers, got ${v == null ? String(v) : `length ${v.length}`}`);
+  for (let k = 0; k < n; k++) {
+    if (!(typeof v[k] === 'number' && Number.isFinite(v[k]))) throw new RangeError(`Body "${body}".${fn}: ${what} must be ${n} finite numbers, got [${Array.from(v).join(', ')}]`);
   }
 }

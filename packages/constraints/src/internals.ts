@@ -7,7 +7,9 @@
  * - the row buffer a `ConstraintSource` writes into, and the row measures (rows/);
  * - the constraint solver that builds K by AccelerationDeltas and runs PGS (solver/);
  * - the contact buffer and its record offsets, `CONTACT_*` and `MANIFOLD_*` (collision/contact-buffer.ts);
- * - the writer of debug line segments CollisionWorld.drawShapes fills (collision/debug-shapes.ts).
+ * - the writer of debug line segments CollisionWorld.drawShapes fills (collision/debug-shapes.ts);
+ * - the kinematic joints of a body (Body.kinematic: which links are prescribed, their rates and
+ *   pending target) and the test for their rows (kinematic.ts).
  */
 export * from './lcp/index.js';
 export { RowBuffer, RowType, RowTag, ROW_TAG_NAMES, type RowTypeCode, type RowTagCode } from './rows/row-buffer.js';
@@ -22,3 +24,4 @@ export {
 } from './collision/contact-buffer.js';
 export type { ConstraintSource, StepContext } from './sources/source.js';
 export { DebugLineWriter } from './collision/debug-shapes.js';
+export { KinematicJoints, KinematicMode, PRESCRIBED_KEY_FAMILY, isPrescribedRow } from './kinematic.js';

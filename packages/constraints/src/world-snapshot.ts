@@ -14,7 +14,8 @@
  * Layout, in slots:
  *   header   'SNW2' magic, version, bodies, sources, warm-start entries, 0, time, events (0, or the number of touching pairs that follow the warm starts);
  *   per body [flags + 256 (nq + 65536 nv)], serial, rest time, energy credit, [key high, key low
- *            when its key is a content hash], q, qd, gravity, [tau], [fext];
+ *            when its key is a content hash], q, qd, gravity, [tau], [fext], [its kinematic joints:
+ *            KinematicJoints.save];
  *   per source kind hash, id, pin id;
  *   warm     n keys, in the order the last step set them, then their n forces (forces of +0,
  *            which a missing key reads as, left out);
@@ -25,6 +26,7 @@ import type { Body } from './body.js';
 import type { ConstraintSource } from './sources/source.js';
 import type { WarmStartTable } from './solver/warm-start.js';
 import { PAIR_SLOTS } from './events.js';
+import { KinematicJoints } from './kinematic.js';
 import { bodyRestored, sourceIds, setSourceIds } from './world-state.js';
 
 const MAGIC = 0x32574e53; // 'SNW2' read little-endian
@@ -32,7 +34,12 @@ const VERSION = 2;
 const HEADER = 8;
 const SOURCE_SLOTS = 3;
 
-const SLEEPING = 1, CHECK_WARM = 2, ENABLED = 4, TAU = 8, FEXT = 16, KEY_NAME = 32, KEY_HASH = 64;
+const SLEEPING = 1, CHECK_WARM = 2, ENABLED = 4, TAU = 8, FEXT = 16, KEY_NAME = 32, KEY_HASH = 64, KINEMATIC = 128;
+
+/** Numbers KinematicJoints.save writes for a model. */
+function kinematicSlots(m: { nLinks: number; nq: number; nv: number }): number {
+  return 2 + m.nLinks + m.nq + m.nv;
+}
 
 /** What the snapshot reads and writes of a World. */
 export interface SnapshotWorld {
@@ -72,13 +79,13 @@ function keyFlags(b: Body): number {
 
 function bodySlots(b: Body, flags: number): number {
   const m = b.model;
-  return 4 + (flags & KEY_HASH ? 2 : 0) + m.nq + m.nv + 3 + (flags & TAU ? m.nv : 0) + (flags & FEXT ? 6 * m.nLinks : 0);
+  return 4 + (flags & KEY_HASH ? 2 : 0) + m.nq + m.nv + 3 + (flags & TAU ? m.nv : 0) + (flags & FEXT ? 6 * m.nLinks : 0) + (flags & KINEMATIC ? kinematicSlots(m) : 0);
 }
 
 function bodyFlags(b: Body): number {
   const s = b.state;
   return (b.sleeping ? SLEEPING : 0) | (b.checkWarmStart ? CHECK_WARM : 0) | (b.enabled ? ENABLED : 0)
-    | (allZero(s.tau) ? 0 : TAU) | (allZero(s.fext) ? 0 : FEXT) | keyFlags(b);
+    | (allZero(s.tau) ? 0 : TAU) | (allZero(s.fext) ? 0 : FEXT) | keyFlags(b) | (b.kinematic ? KINEMATIC : 0);
 }
 
 function littleEndian(): boolean {
@@ -124,6 +131,7 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
     f.set(s.gravity, o); o += 3;
     if (flags & TAU) { f.set(s.tau, o); o += m.nv; }
     if (flags & FEXT) { f.set(s.fext, o); o += 6 * m.nLinks; }
+    if (flags & KINEMATIC) { f.set(b.kinematic!.save(), o); o += kinematicSlots(m); }
   }
   for (let k = 0; k < sources.length; k++) {
     const ids = sourceIds(sources[k]);
@@ -175,7 +183,7 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
       const gone = bodies.some((b) => b.serial === f[o + 1]) ? undefined : removedName(f[o + 1]);
       if (gone !== undefined) return `the snapshot was taken before body "${gone}" was removed from this world; a removed body's state cannot be restored (add it again with addBody, then take a snapshot again)`;
       const b = bodies.find((x) => x.serial === f[o + 1]);
-      o += 4 + (flags & KEY_HASH ? 2 : 0) + nq + nv + 3 + (flags & TAU ? nv : 0) + (flags & FEXT && b ? 6 * b.model.nLinks : 0);
+      o += 4 + (flags & KEY_HASH ? 2 : 0) + nq + nv + 3 + (flags & TAU ? nv : 0) + (b ? (flags & FEXT ? 6 * b.model.nLinks : 0) + (flags & KINEMATIC ? kinematicSlots(b.model) : 0) : 0);
     }
     const added = bodies.find((b) => !saved.has(b.serial));
     return added && nb < bodies.length ? `body "${added.name}" was added after the snapshot was taken; remove it first, or take a snapshot again` : '';
@@ -188,7 +196,7 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
     const head = f[o], flags = head % 256, nq = Math.floor(head / 256) % 65536, nv = Math.floor(head / 16777216);
     const b = bodies[i];
     if (nq !== b.model.nq || nv !== b.model.nv) return lifetime() || `body ${i} ("${b.name}") has ${b.model.nq} q and ${b.model.nv} qd; the snapshot's body ${i} has ${nq} and ${nv} (taken from a world built otherwise?)`;
-    o += 4 + (flags & KEY_HASH ? 2 : 0) + nq + nv + 3 + (flags & TAU ? nv : 0) + (flags & FEXT ? 6 * b.model.nLinks : 0);
+    o += 4 + (flags & KEY_HASH ? 2 : 0) + nq + nv + 3 + (flags & TAU ? nv : 0) + (flags & FEXT ? 6 * b.model.nLinks : 0) + (flags & KINEMATIC ? kinematicSlots(b.model) : 0);
     const past = end(o, `body ${i} ("${b.name}")`);
     if (past) return past;
   }
@@ -225,6 +233,11 @@ export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: Warm
     s.gravity.set(f.subarray(o, o + 3)); o += 3;
     if (flags & TAU) { s.tau.set(f.subarray(o, o + m.nv)); o += m.nv; } else s.tau.fill(0);
     if (flags & FEXT) { s.fext.set(f.subarray(o, o + 6 * m.nLinks)); o += 6 * m.nLinks; } else s.fext.fill(0);
+    if (flags & KINEMATIC) {
+      if (!b.kinematic) b.kinematic = new KinematicJoints(m);
+      b.kinematic.restore(m, f.subarray(o, o + kinematicSlots(m)));
+      o += kinematicSlots(m);
+    } else b.kinematic = null;
     s.work.dynamicsValid = false;
     bodyRestored(b, { sleeping: (flags & SLEEPING) !== 0, restTime, key, checkWarmStart: (flags & CHECK_WARM) !== 0, enabled: (flags & ENABLED) !== 0, energyCredit: credit });
   }

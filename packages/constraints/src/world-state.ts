@@ -38,8 +38,12 @@ import type { WarmStartTable } from './solver/warm-start.js';
 export interface WorldState {
   /** Simulated time (s). */
   time: number;
-  /** Per body, in the world's order: State.save(), sleep flag, rest timer and Body.checkWarmStart (true when absent). */
-  bodies: { name: string; key?: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean; energyCredit?: number; serial?: number; enabled?: boolean }[];
+  /**
+   * Per body, in the world's order: State.save(), sleep flag, rest timer and Body.checkWarmStart
+   * (true when absent); for a body with kinematic joints, what the next step reads of them
+   * (KinematicJoints.save: mode, pending target, links, target, rates).
+   */
+  bodies: { name: string; key?: string; state: Float64Array; sleeping: boolean; restTime: number; checkWarmStart?: boolean; energyCredit?: number; serial?: number; enabled?: boolean; kinematic?: Float64Array }[];
   /**
    * The world that saved it (World's serial): restoring into that same world after a body was
    * removed from it (or added) is refused with a message naming the body.

@@ -8,8 +8,7 @@
  *      the same K (section 5), with restitution;
  *   4. the mixed LCP (PGS; Cholesky when every row is bilateral) gives the constraint forces,
  *      qdd = qdd0 + sum f dqdd. An island solved implicitly first measures its warm-start forces
- *      without K, and keeps them when they hold; else corrects them by a sweep on the K kept from
- *      an earlier step and measures again; K is built (step 2) only when neither holds
+ *      without K, and keeps them when they hold; K is built (step 2) only when they do not
  *      (solveIsland);
  *   5. semi-implicit Euler; if the tentative state violates a unilateral condition deeper than the
  *      tolerance, the step is halved and retried (backtracking), at most `maxHalvings` times — at
@@ -47,6 +46,7 @@ import { renumberWarmStarts, sourceBodies, sourceBodyRemoved } from './lifetime.
 import { ContactEventRecorder, type ContactEvent, type ContactForce } from './events.js';
 import { LimitEventRecorder, type LimitHit } from './limit-events.js';
 import { readSnapshot, snapshotMismatch, writeSnapshot } from './world-snapshot.js';
+import { KinematicJoints, KinematicMode, addPrescribedRows, isPrescribedRow, landOnTarget, movePrescribed, onPrescribedJoint, prescribedMoving, prescribedVelocity, ratesFromState, ratesFromTarget } from './kinematic.js';
 
 /** How position drift is removed after a step: 'post' (post-stabilisation), 'baumgarte' (a velocity bias) or 'none'. */
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
@@ -259,6 +259,13 @@ export interface AddBodyOptions {
   linearVelocity?: ArrayLike<number>;
   /** World angular velocity (rad/s) of a free root. */
   angularVelocity?: ArrayLike<number>;
+  /**
+   * A kinematic body (default false): every joint's motion is set by the game
+   * (Body.setNextKinematicPose / setKinematicVelocity for a free root, setNextKinematicJoints /
+   * setKinematicJointVelocities for any joint); it pushes dynamic bodies as an infinite mass would
+   * and is never pushed. It starts moving at the velocities it is placed with.
+   */
+  kinematic?: boolean;
 }
 
 /** Refuses placement options that do not fit the model (before the body is made). */
@@ -477,6 +484,12 @@ export class World {
     this.rankBodies();
     if (options.excludeRestOverlaps !== false) this.excludeRestOverlaps(body);
     if (options.position || options.rotation || options.linearVelocity || options.angularVelocity) placeRoot(body.state, model, options);
+    if (options.kinematic) {
+      body.setKinematicLinks(Array.from({ length: model.nLinks }, (_, i) => i));
+      const kin = body.kinematic!;
+      kin.flags[0] = KinematicMode.Velocity;
+      ratesFromState(model, kin, body.state.q, body.state.qd);
+    }
     forwardKinematics(model, body.state, true);
     return body;
   }
@@ -777,7 +790,11 @@ export class World {
   saveState(): WorldState {
     const state = saveWorldState(this, this.warm);
     state.world = this.serial;
-    state.bodies.forEach((s, i) => { s.serial = this.bodies[i].serial; s.enabled = this.bodies[i].enabled; });
+    state.bodies.forEach((s, i) => {
+      const b = this.bodies[i];
+      s.serial = b.serial; s.enabled = b.enabled;
+      if (b.kinematic) s.kinematic = b.kinematic.save();
+    });
     return state;
   }
 
@@ -805,15 +822,27 @@ export class World {
     // (refused before anything changes when it does not fit this world)
     const changed = this.lifetimeMismatch(state);
     if (changed) throw new RangeError(`World.restoreState: ${changed}`);
+    for (let i = 0; i < this.bodies.length && i < state.bodies.length; i++) {
+      const m = this.bodies[i].model, k = state.bodies[i].kinematic, n = 2 + m.nLinks + m.nq + m.nv;
+      if (k && k.length !== n) throw new RangeError(`World.restoreState: body ${i} ("${this.bodies[i].name}") saves ${k.length} kinematic numbers, the body holds ${n}`);
+    }
     restoreWorldState(this, this.warm, state);
+    // the kinematic joints as saved (kinematic.ts)
+    for (let i = 0; i < this.bodies.length; i++) {
+      const b = this.bodies[i], k = state.bodies[i].kinematic;
+      if (!k) { b.kinematic = null; continue; }
+      if (!b.kinematic) b.kinematic = new KinematicJoints(b.model);
+      b.kinematic.restore(b.model, k);
+    }
     this.afterRestore();
   }
 
   /**
-   * What the next step reads (states, sleep, warm starts, time: world-snapshot.ts) in one
-   * little-endian binary buffer, written into `out` when it is large enough and 8-byte aligned
-   * (the snapshot is then the subarray returned): for rollback, or to send to a peer whose world
-   * was built the same way. restore(snapshot) continues bit for bit, in any engine.
+   * What the next step reads (states, sleep, kinematic joints, warm starts, time:
+   * world-snapshot.ts) in one little-endian binary buffer, written into `out` when it is large
+   * enough and 8-byte aligned (the snapshot is then the subarray returned): for rollback, or to
+   * send to a peer whose world was built the same way. restore(snapshot) continues bit for bit, in
+   * any engine.
    */
   snapshot(out?: Uint8Array): Uint8Array {
     return writeSnapshot(this, this.warm, this.events, out);
@@ -865,6 +894,7 @@ export class World {
     st.passes = 0; st.recovery = '';
     const time0 = this.scalars[0];
     if (this.limitHits) this.limitHits.beginStep();
+    this.beginKinematics(dt);
     // a sleeper wakes under a load, or when its q or qd were changed since the last step (a body
     // moved by hand must not hang where it was put)
     for (let bi = 0; bi < this.bodies.length; bi++) {
@@ -905,6 +935,7 @@ export class World {
       // what failed first, and what the step did about it
       st.error = `${first}; ${st.recovery === 'rolled back' ? 'the step was rolled back' : st.recovery === 'stopped' ? 'the step was taken again in sub-steps with the failing bodies stopped' : 'the step was taken again in sub-steps'}`;
     }
+    this.endKinematics(st.recovery !== 'rolled back');
     for (let bi = 0; bi < this.bodies.length; bi++) {
       const b = this.bodies[bi];
       b.state.clearForces();
@@ -1089,7 +1120,9 @@ export class World {
     rows.clear();
     const ctx = this.ctx(h);
     for (const src of this.sources) src.addRows(rows, ctx);
+    if (this.kinematicBodies > 0) this.addKinematicRows(rows);
     this.dropSleepingRows(rows);
+    if (this.kinematicBodies > 0) this.dropKinematicRows(rows);
     if (this.events) this.events.detected(this.contacts, rows, bodies);
     if (this.energyBound) this.startEnergy();
     // a rigid body moves by the world rule unless a pin holds it (Body.worldRule)
@@ -1178,11 +1211,96 @@ export class World {
     const groups = this.momentumGroups(rows, nIslands);
     if (this.energyBound) this.boundEnergy(rows, nIslands);
     this.conserveGroupMomenta(hTry, groups);
+    if (this.kinematicBodies > 0) this.moveKinematics();
     st.ms.stabilize += this.clock() - t1;
     st.contacts = this.contacts.count;
     st.maxPenetration = this.contacts.maxDepth;
     if (this.sleepEnabled) this.updateSleep(hTry, nIslands);
     this.scalars[1] = hTry;
+  }
+
+  // ---- kinematic bodies and links (kinematic.ts) ----
+
+  /** Bodies with kinematic joints in the current step (counted by beginKinematics). */
+  private kinematicBodies = 0;
+
+  /**
+   * At the start of a step of length dt: the rates of the kinematic joints (position mode: from
+   * the pending target, or zero), a kinematic body's velocities set to them at once, and a sleeper
+   * whose kinematic joints move woken.
+   */
+  private beginKinematics(dt: number): void {
+    let n = 0;
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi], kin = b.kinematic;
+      if (kin === null) continue;
+      n++;
+      if (kin.flags[0] === KinematicMode.Position) ratesFromTarget(b.model, kin, b.state.q, dt);
+      if (b.isKinematic) prescribedVelocity(b.model, kin, b.state.q, b.state.qd);
+      if (b.sleeping && !b.disabledApplied && (kin.flags[1] === 1 || prescribedMoving(kin))) this.wake(b);
+    }
+    this.kinematicBodies = n;
+  }
+
+  /** The rows of every kinematic joint (sleepers' too: a sleeper a row wakes must not move freely for a pass). */
+  private addKinematicRows(rows: RowBuffer): void {
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi];
+      // (the pass's length as the number object stepLength holds: a double passed on is boxed)
+      if (b.kinematic !== null && !b.disabledApplied) addPrescribedRows(rows, bi, b.model, b.kinematic, b.state.q, b.state.qd, this.stepLength as number);
+    }
+  }
+
+  /**
+   * Drops the rows that cannot act: joint rows of other sources on kinematic joints (limits,
+   * drives), and point or angular rows between two sides that cannot move (static shapes and
+   * links joined to the world by kinematic joints only: a platform's contact with the floor).
+   */
+  private dropKinematicRows(rows: RowBuffer): void {
+    const bodies = this.bodies;
+    let k = 0;
+    if (this.rowMoved.length < rows.count) this.rowMoved = new Int32Array(rows.capacity);
+    for (let j = 0; j < rows.count; j++) {
+      const a = bodies[rows.bodyA[j]], bi = rows.bodyB[j];
+      let drop = false;
+      if (rows.type[j] <= RowType.JointVec) drop = a.kinematic !== null && onPrescribedJoint(rows, j, a.model, a.kinematic);
+      else {
+        const fixedA = a.kinematic !== null && a.kinematic.fixed[rows.linkA[j]] === 1;
+        const B = bi >= 0 ? bodies[bi] : null;
+        const fixedB = B === null || (B.kinematic !== null && B.kinematic.fixed[rows.linkB[j]] === 1);
+        drop = fixedA && fixedB;
+      }
+      this.rowMoved[j] = -1;
+      if (drop) continue;
+      if (k !== j) copyRow(rows, j, k);
+      this.rowMoved[j] = k;
+      k++;
+    }
+    if (k === rows.count) return;
+    const rowOf = this.contacts.normalRowOf;
+    for (let c = 0; c < this.contacts.count; c++) if (rowOf[c] >= 0) rowOf[c] = this.rowMoved[rowOf[c]];
+    rows.count = k;
+  }
+
+  /** After a pass (of length stepLength): every awake body's kinematic joints moved exactly by their rates from the pass's start (Body.savedQ). */
+  private moveKinematics(): void {
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi];
+      if (b.kinematic === null || b.sleeping) continue;
+      movePrescribed(b.model, b.kinematic, b.savedQ, this.stepLength as number, b.state.q, b.state.qd);
+      b.state.work.dynamicsValid = false;
+    }
+  }
+
+  /** At the end of a step (not rolled back): kinematic joints with a target are set to it exactly, and the target is spent. */
+  private endKinematics(moved: boolean): void {
+    if (this.kinematicBodies === 0) return;
+    for (let bi = 0; bi < this.bodies.length; bi++) {
+      const b = this.bodies[bi], kin = b.kinematic;
+      if (kin === null || kin.flags[1] !== 1) continue;
+      if (moved && !b.sleeping) { landOnTarget(b.model, kin, b.state.q, b.state.qd); b.state.work.dynamicsValid = false; }
+      kin.flags[1] = 0;
+    }
   }
 
   /** Whether every body sleeps (then a step has nothing to do). */
@@ -1278,6 +1396,7 @@ export class World {
 
   /** A body with a drive, motor or pin of its own keeps moving on purpose: it does not sleep. */
   private driven(b: Body): boolean {
+    if (b.kinematic !== null && prescribedMoving(b.kinematic)) return true;
     for (const src of this.sources) {
       const s = src as { body?: number; enabled?: boolean };
       if (s.body === b.index && s.enabled !== false) return true;
@@ -1951,12 +2070,13 @@ export class World {
       if (tag === RowTag.Limit || tag === RowTag.Contact) {
         if (rows.error[j] > 1e-3) rhs[j] = Math.max(v, 0) + 1; // open: no impulse needed
         else rhs[j] = v < -this.impactThreshold ? v * (1 + rows.restitution[j]) : v;
-      } else rhs[j] = v;
+      } else if (isPrescribedRow(rows, j)) rhs[j] = 0; // a kinematic joint keeps its velocity (kinematic.ts)
+      else rhs[j] = v;
     }
     solver.setRhs(rows, rhs);
     for (let c = 0; c < solver.m; c++) {
       const tag = rows.tag[solver.rowAt(c)];
-      if (tag === RowTag.Drive || tag === RowTag.Motor) { solver.lo[c] = 0; solver.hi[c] = 0; }
+      if ((tag === RowTag.Drive || tag === RowTag.Motor) && !isPrescribedRow(rows, solver.rowAt(c))) { solver.lo[c] = 0; solver.hi[c] = 0; }
     }
     const saved = this.saveForces(rows);
     solver.solve(rows, this.solverOptions, false);
@@ -2008,7 +2128,11 @@ export class World {
         for (let k = this.islandStart[isl]; k < this.islandStart[isl + 1]; k++) {
           const j = this.islandRows[k];
           const tag = rows.tag[j];
-          if (tag !== RowTag.Pin && tag !== RowTag.Limit && tag !== RowTag.Contact) continue;
+          if (tag !== RowTag.Pin && tag !== RowTag.Limit && tag !== RowTag.Contact) {
+            // kinematic joints take part unmoved (the correction moves only simulated joints)
+            if (this.kinematicBodies > 0 && isPrescribedRow(rows, j)) { g[j] = 0; this.stabRows[n++] = j; }
+            continue;
+          }
           const off = rows.offset[j];
           if (off === off) {
             if (checked && tag !== RowTag.Pin) g[j] = this.checkedPosition[j];

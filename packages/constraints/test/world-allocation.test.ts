@@ -18,7 +18,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder, forwardKinematics } from '@sinew/featherstone';
-import { World } from '../src/index.js';
+import { RigidBody, World } from '../src/index.js';
 import { humanoidTree } from './humanoid-fixture.js';
 import { describeBatches, youngGenerationGrowth, type GrowthMeasure } from '../../featherstone/test/young-generation.js';
 
@@ -106,6 +106,38 @@ describe('allocation in World.step', () => {
     const m = bytesPerStep(world, 2500, 60, 4);
     console.log(`[allocation] 2 ragdolls tumbling in zero gravity and a ball: ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.islands} islands)`);
     expect(world.stats.islands).toBeGreaterThan(0);
+    expect(m.perCall, describeBatches(m)).toBeLessThan(4);
+  });
+
+  it('two kinematic bodies, one moved by a target pose each step, one by a velocity (kinematic rows, exact moves, targets): nothing allocated (under 4 bytes a step)', () => {
+    const world = new World({ sleep: false });
+    alive.push(world);
+    world.addStatic({ geometry: { type: 'plane' } });
+    const lift = world.addBody(RigidBody.box([1, 0.1, 1], { mass: 10 }), { name: 'lift', kinematic: true, position: [0, 2, -4] });
+    const slider = world.addBody(RigidBody.box([1, 0.1, 1], { mass: 10 }), { name: 'slider', kinematic: true, position: [0, 2, 4], linearVelocity: [0.01, 0, 0] });
+    const position = new Float64Array(3), rotation = new Float64Array([0, 0, 0, 1]);
+    let n = 0;
+    const step = (): void => {
+      // the lift goes up and down by target poses (from a counter: no Math.sin needed)
+      n++;
+      position[1] = 2 + 0.001 * ((n % 400) < 200 ? n % 200 : 200 - (n % 200));
+      position[2] = -4;
+      lift.setNextKinematicPose(position, rotation);
+      world.step(1 / 60);
+    };
+    const m = youngGenerationGrowth(step, { warm: 2500, calls: 60, bound: 4, attempts: 60 });
+    console.log(`[allocation] kinematic lift (poses) and slider (velocity): ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows)`);
+    expect(lift.state.q[1]).toBe(position[1]);
+    expect(slider.state.q[0]).toBeGreaterThan(0.4);
+    expect(m.perCall, describeBatches(m)).toBeLessThan(4);
+  });
+
+  it('a ragdoll resting on the ground with kinematic arms (kinematic links: their rows, limit rows dropped, exact moves): nothing allocated (under 4 bytes a step)', () => {
+    const world = restingTrees(1);
+    const tree = world.bodies[0];
+    tree.setKinematicLinks(['l_upperarm', 'r_forearm']);
+    const m = bytesPerStep(world, 2500, 60, 4);
+    console.log(`[allocation] ragdoll with kinematic arms: ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts)`);
     expect(m.perCall, describeBatches(m)).toBeLessThan(4);
   });
 });

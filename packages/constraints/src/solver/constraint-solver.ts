@@ -24,6 +24,7 @@ import { PgsResult, PgsSolver, type PgsOptions } from '../lcp/pgs.js';
 import { PivotingGaussSeidel } from '../lcp/pivoting-gauss-seidel.js';
 import { addRowSideDelta, rowAccelerationInto, rowJointForce, rowSides, rowSideTestForce } from '../rows/measure.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
+import { isPrescribedRow } from '../kinematic.js';
 
 /** How K is built: by AccelerationDeltas (fast), or by the test-force method (m + 1 ABA calls, reference). */
 export type KMethod = 'deltas' | 'testForce';
@@ -309,7 +310,7 @@ export class ConstraintSolver {
 
   /**
    * Whether a problem of up to directLimit rows is solved dense and exactly: when every row is
-   * bilateral (solveDirect), or when a pin holds the island (the block solve,
+   * bilateral (solveDirect), or when a pin or a kinematic joint holds the island (the block solve,
    * pivoting-gauss-seidel.ts). A pin is where K's entries spread over a mass ratio (a hand and a
    * crate, a chain and a weight): 30 PGS sweeps left a 0.5 kg hand's grip on 50 kg 14 mm open
    * after a self-contact with friction (0.12 mm with the block solve), and 4 to 60 m/s^2 of
@@ -323,7 +324,8 @@ export class ConstraintSolver {
     let bilateral = true;
     for (let c = 0; c < this.m; c++) {
       const j = this.rowList[c];
-      if (rows.tag[j] === RowTag.Pin) return true;
+      // (kinematic joints are held as hard as pins: kinematic.ts)
+      if (rows.tag[j] === RowTag.Pin || isPrescribedRow(rows, j)) return true;
       if (rows.lo[j] !== -Infinity || rows.hi[j] !== Infinity || rows.boundRow[j] >= 0) bilateral = false;
     }
     return bilateral;
