@@ -73,21 +73,44 @@ export type ShapeCallback = (body: number, link: number, shape: number) => boole
 
 const ALL = 0xffffffff;
 
-/** Throws a RangeError unless v holds three finite numbers. */
-export function checkVector(fn: string, name: string, v: ArrayLike<number> | null | undefined): void {
-  if (v == null || typeof v.length !== 'number' || v.length < 3 || !(Number.isFinite(v[0]) && Number.isFinite(v[1]) && Number.isFinite(v[2]))) {
-    throw new RangeError(`${fn}: ${name} must hold three finite numbers, got ${v == null ? String(v) : `[${Array.prototype.slice.call(v, 0, 3).join(', ')}]`}`);
-  }
+/**
+ * Copies the caller's vector v (n = 3 numbers, or 4 for a quaternion) into out[o..o+n) and checks
+ * them: a RangeError unless v holds n finite numbers. Each kind of array is read by its own loop:
+ * a read that has met several kinds (Float64Array, Float32Array, Array) hands its number over
+ * boxed on the heap, which a query called every frame must not do.
+ */
+export function readVector(fn: string, name: string, v: ArrayLike<number> | null | undefined, out: Float64Array, o: number, n: number): void {
+  if (copyVector(v, out, o, n)) return;
+  const what = n === 3 ? 'three finite numbers' : `${n} finite numbers`;
+  throw new RangeError(`${fn}: ${name} must hold ${what}, got ${v == null ? String(v) : `[${Array.prototype.slice.call(v, 0, n).join(', ')}]`}`);
+}
+
+/** readVector without the error: whether v held n finite numbers (copied into out[o..o+n)). */
+export function copyVector(v: ArrayLike<number> | null | undefined, out: Float64Array, o: number, n: number): boolean {
+  if (v instanceof Float64Array && v.length >= n) for (let k = 0; k < n; k++) out[o + k] = v[k];
+  else if (v instanceof Float32Array && v.length >= n) for (let k = 0; k < n; k++) out[o + k] = v[k];
+  else if (Array.isArray(v) && v.length >= n) {
+    for (let k = 0; k < n; k++) {
+      const x: unknown = v[k];
+      out[o + k] = typeof x === 'number' ? x : NaN;
+    }
+  } else if (v != null && typeof v.length === 'number' && v.length >= n) {
+    for (let k = 0; k < n; k++) {
+      const x: unknown = v[k];
+      out[o + k] = typeof x === 'number' ? x : NaN;
+    }
+  } else return false;
+  for (let k = 0; k < n; k++) if (!(out[o + k] - out[o + k] === 0)) return false; // not finite
+  return true;
 }
 
 /** Checks origin and direction and writes origin and the unit direction into ray[0..6). */
 function setRay(fn: string, origin: ArrayLike<number>, v: ArrayLike<number>, ray: Float64Array): void {
-  checkVector(fn, 'origin', origin);
-  checkVector(fn, 'direction', v);
-  const len = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  if (!(len > 1e-300 && len < Infinity)) throw new RangeError(`${fn}: direction must be a non-zero vector, got [${v[0]}, ${v[1]}, ${v[2]}]`);
-  ray[0] = origin[0]; ray[1] = origin[1]; ray[2] = origin[2];
-  ray[3] = v[0] / len; ray[4] = v[1] / len; ray[5] = v[2] / len;
+  readVector(fn, 'origin', origin, ray, 0, 3);
+  readVector(fn, 'direction', v, ray, 3, 3);
+  const len = Math.sqrt(ray[3] * ray[3] + ray[4] * ray[4] + ray[5] * ray[5]);
+  if (!(len > 1e-300 && len < Infinity)) throw new RangeError(`${fn}: direction must be a non-zero vector, got [${ray[3]}, ${ray[4]}, ${ray[5]}]`);
+  ray[3] /= len; ray[4] /= len; ray[5] /= len;
 }
 
 function checkMaxDistance(fn: string, maxDistance: number): void {
@@ -310,15 +333,14 @@ export class SceneQueries {
 
   /**
    * Shapes containing the point (on the boundary counts): solids (sphere, capsule, box, convex
-   * hull, below a plane, below a heightfield's surface over its cells). A triangle mesh is a surface
-   * and contains no point.
+   * hull, below a plane, below a heightfield's surface over its cells and not below its lowest
+   * height). A triangle mesh is a surface and contains no point.
    */
   pointQuery(point: ArrayLike<number>, callback: ShapeCallback, filter?: QueryFilter): void {
-    checkVector('pointQuery', 'point', point);
+    const pt = this.ray;
+    readVector('pointQuery', 'point', point, pt, 0, 3);
     if (typeof callback !== 'function') throw new RangeError('pointQuery: callback must be a function');
     const store = this.ready(), g = this.grid;
-    const pt = this.ray;
-    pt[0] = point[0]; pt[1] = point[1]; pt[2] = point[2];
     const x = pt[0], z = pt[2];
     const q = g.nextStamp();
     this.filter = filter;
@@ -355,12 +377,11 @@ export class SceneQueries {
    * [min, max]; planes whose solid side it reaches.
    */
   bodiesInAabb(min: ArrayLike<number>, max: ArrayLike<number>, callback: ShapeCallback, filter?: QueryFilter): void {
-    checkVector('bodiesInAabb', 'min', min);
-    checkVector('bodiesInAabb', 'max', max);
-    if (!(min[0] <= max[0] && min[1] <= max[1] && min[2] <= max[2])) throw new RangeError(`bodiesInAabb: min must not exceed max on any axis, got min [${min[0]}, ${min[1]}, ${min[2]}] and max [${max[0]}, ${max[1]}, ${max[2]}]`);
-    if (typeof callback !== 'function') throw new RangeError('bodiesInAabb: callback must be a function');
     const box = this.box;
-    box[0] = min[0]; box[1] = min[1]; box[2] = min[2]; box[3] = max[0]; box[4] = max[1]; box[5] = max[2];
+    readVector('bodiesInAabb', 'min', min, box, 0, 3);
+    readVector('bodiesInAabb', 'max', max, box, 3, 3);
+    if (!(box[0] <= box[3] && box[1] <= box[4] && box[2] <= box[5])) throw new RangeError(`bodiesInAabb: min must not exceed max on any axis, got min [${min[0]}, ${min[1]}, ${min[2]}] and max [${max[0]}, ${max[1]}, ${max[2]}]`);
+    if (typeof callback !== 'function') throw new RangeError('bodiesInAabb: callback must be a function');
     this.filter = filter;
     this.shapeCallback = callback;
     try {
@@ -494,21 +515,8 @@ export function containsPoint(store: ShapeStore, s: number, point: Float64Array)
     case SHAPE_PLANE: return ly <= 0;
     case SHAPE_HEIGHTFIELD: {
       point[3] = lx; point[4] = ly; point[5] = lz;
-      return belowHeightfield(store.heightfield[s] as HeightfieldData, point);
+      return (store.heightfield[s] as HeightfieldData).contains(point, 3);
     }
     default: return false;
   }
-}
-
-/** Whether the local point at p[3..6) lies over the field's cells and at or below its surface. */
-function belowHeightfield(hf: HeightfieldData, p: Float64Array): boolean {
-  const x = p[3], y = p[4], z = p[5];
-  const sx = hf.spacingX, sz = hf.spacingZ;
-  if (x < 0 || z < 0 || x > (hf.cols - 1) * sx || z > (hf.rows - 1) * sz) return false;
-  const c = Math.min(Math.floor(x / sx), hf.cols - 2), r = Math.min(Math.floor(z / sz), hf.rows - 2);
-  const u = x / sx - c, v = z / sz - r, h = hf.heights, cols = hf.cols;
-  const h00 = h[r * cols + c], h10 = h[r * cols + c + 1], h01 = h[(r + 1) * cols + c], h11 = h[(r + 1) * cols + c + 1];
-  // triangle 0 (v00, v01, v11) where v >= u, triangle 1 (v00, v11, v10) where u >= v
-  const surface = v >= u ? h00 + u * (h11 - h01) + v * (h01 - h00) : h00 + u * (h10 - h00) + v * (h11 - h10);
-  return y <= surface;
 }
