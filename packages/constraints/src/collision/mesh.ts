@@ -38,6 +38,8 @@ export class TriangleMeshData implements TriangleSource {
   private readonly stack = new Int32Array(STACK_SIZE);
   /** Triangles found by the last query. */
   readonly hits: Int32Array;
+  /** Each edge of the kept triangles once, as pairs of vertex indices (for drawing). */
+  readonly edges: Int32Array;
 
   constructor(vertices: ArrayLike<number>, indices: ArrayLike<number>) {
     // Weld equal positions.
@@ -99,6 +101,17 @@ export class TriangleMeshData implements TriangleSource {
     const fill = this.vertexFaceStart.slice(0, nv);
     for (let i = 0; i < this.indices.length; i++) this.vertexFaceList[fill[this.indices[i]]++] = (i / 3) | 0;
     this.hits = new Int32Array(n);
+    {
+      const seen = new Set<number>(), list: number[] = [];
+      for (let i = 0; i < this.indices.length; i++) {
+        const a = this.indices[i], b = this.indices[i % 3 === 2 ? i - 2 : i + 1];
+        const key = a < b ? a * nv + b : b * nv + a;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        list.push(a, b);
+      }
+      this.edges = Int32Array.from(list);
+    }
 
     // Top-down build, splitting the longest axis of the centroid bounds at the median.
     const centroids = new Float64Array(3 * n);
