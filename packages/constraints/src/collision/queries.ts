@@ -7,11 +7,11 @@
  * Everything goes through the query grid (query-grid.ts, the broad phase's layout): a ray walks
  * only the cells it crosses, in order along the ray (2D DDA over the (x, z) cells: J. Amanatides and
  * A. Woo, "A Fast Voxel Traversal Algorithm for Ray Tracing", 1987), tests each shape's bounds by
- * slabs (Ericson, "Real-Time Collision Detection", 5.3.3) and then the shape exactly (ray.ts); a
+ * slabs (aabb.ts clipRay) and then the shape exactly (ray.ts); a
  * first-hit ray stops at the first cell that begins beyond the nearest hit found. Large shapes and
  * planes (infinite bounds) are tested directly.
  */
-import { AABB_STRIDE } from './aabb.js';
+import { AABB_STRIDE, clipRay } from './aabb.js';
 import { QueryGrid } from './query-grid.js';
 import { rayBox, rayCapsule, rayHalfSpace, rayHeightfield, rayHull, rayMesh, raySphere } from './ray.js';
 import { POSE_STRIDE } from './pose.js';
@@ -130,6 +130,8 @@ export class SceneQueries {
   private readonly scratchHit = new RayHit();
   /** [best distance] of the running first-hit query. */
   private readonly bestT = new Float64Array(1);
+  /** The span of the ray inside a box (clipRay). */
+  private readonly span = new Float64Array(2);
   /** The ray's maxDistance, for walk. */
   private readonly rayMax = new Float64Array(1);
   private bestSlot = -1;
@@ -234,6 +236,13 @@ export class SceneQueries {
     h.normal[0] = res[1]; h.normal[1] = res[2]; h.normal[2] = res[3];
   }
 
+  /** Whether the ray meets the bounds at aabb[o..o+6) within [0, best distance] (aabb.ts clipRay). */
+  private meets(aabb: Float64Array, o: number): boolean {
+    const span = this.span;
+    span[0] = 0; span[1] = this.bestT[0];
+    return clipRay(this.ray, aabb, o, span, 0);
+  }
+
   /** Planes, large shapes, then the grid cells along the ray. */
   private walk(): void {
     const store = this.ready(), g = this.grid, r = this.ray;
@@ -242,26 +251,17 @@ export class SceneQueries {
     for (let k = 0; k < g.planeCount; k++) this.test(store, g.planes[k]);
     for (let k = 0; k < g.largeCount; k++) {
       const s = g.large[k];
-      if (slabs(store.aabb, AABB_STRIDE * s, r, this.bestT)) this.test(store, s);
+      if (this.meets(store.aabb, AABB_STRIDE * s)) this.test(store, s);
     }
     // the ray within the grid's bounds (none when the grid is empty)
     const b = g.bounds;
     if (!(b[0] <= b[3])) return;
     // (the ray's length read from an array: a number argument, or a phi of one with the doubles
     // below, was boxed on the heap once or twice a ray)
-    let t0 = 0, t1 = this.rayMax[0];
-    for (let k = 0; k < 3; k++) {
-      const o = r[k], d = r[3 + k];
-      if (d === 0) {
-        if (o < b[k] || o > b[3 + k]) return;
-        continue;
-      }
-      let ta = (b[k] - o) / d, tb = (b[3 + k] - o) / d;
-      if (ta > tb) { const t = ta; ta = tb; tb = t; }
-      if (ta > t0) t0 = ta;
-      if (tb < t1) t1 = tb;
-      if (t0 > t1) return;
-    }
+    const span = this.span;
+    span[0] = 0; span[1] = this.rayMax[0];
+    if (!clipRay(r, b, 0, span, 0)) return;
+    const t0 = span[0], t1 = span[1];
     if (t0 > this.bestT[0]) return;
     const cell = g.cell[0];
     let cx = Math.floor((ox + t0 * dx) / cell) | 0, cz = Math.floor((oz + t0 * dz) / cell) | 0;
@@ -279,7 +279,7 @@ export class SceneQueries {
         const s = slot[e];
         if (stamp[s] === q) continue;
         stamp[s] = q;
-        if (slabs(aabb, AABB_STRIDE * s, r, this.bestT)) this.test(store, s);
+        if (this.meets(aabb, AABB_STRIDE * s)) this.test(store, s);
       }
       if (this.stopped) return;
       // the next cell begins where this one ends: stop once that is past the nearest hit
@@ -461,34 +461,6 @@ export class SceneQueries {
 function isLarge(g: QueryGrid, s: number): boolean {
   for (let k = 0; k < g.largeCount; k++) if (g.large[k] === s) return true;
   return false;
-}
-
-/** Whether the ray (origin, unit direction) meets the bounds at aabb[o..o+6) within [0, bestT[0]] (Ericson 5.3.3). */
-function slabs(aabb: Float64Array, o: number, ray: Float64Array, bestT: Float64Array): boolean {
-  const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5];
-  let t0 = 0, t1 = bestT[0];
-  if (dx === 0) { if (ox < aabb[o] || ox > aabb[o + 3]) return false; } else {
-    let ta = (aabb[o] - ox) / dx, tb = (aabb[o + 3] - ox) / dx;
-    if (ta > tb) { const t = ta; ta = tb; tb = t; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  if (dy === 0) { if (oy < aabb[o + 1] || oy > aabb[o + 4]) return false; } else {
-    let ta = (aabb[o + 1] - oy) / dy, tb = (aabb[o + 4] - oy) / dy;
-    if (ta > tb) { const t = ta; ta = tb; tb = t; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  if (dz === 0) { if (oz < aabb[o + 2] || oz > aabb[o + 5]) return false; } else {
-    let ta = (aabb[o + 2] - oz) / dz, tb = (aabb[o + 5] - oz) / dz;
-    if (ta > tb) { const t = ta; ta = tb; tb = t; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  return true;
 }
 
 /** Whether slot s contains the world point at point[0..3). */
