@@ -135,9 +135,15 @@ export class SurfaceQueries {
     } else {
       const field = hf as HeightfieldData;
       if (!this.fieldCells(field)) return false;
+      // cells in the order the sweep meets them (rows and columns from its start's side), so that
+      // the nearest hit found early cuts the later cells off (castTriangle's bounding-sphere test)
       const cols1 = field.cols - 1, c = this.cells;
-      for (let row = c[1]; row <= c[3]; row++) {
-        for (let col = c[0]; col <= c[2]; col++) {
+      const rowStep = q[5] < 0 ? -1 : 1, colStep = q[3] < 0 ? -1 : 1;
+      const rowCount = c[3] - c[1] + 1, colCount = c[2] - c[0] + 1;
+      for (let i = 0; i < rowCount; i++) {
+        const row = rowStep > 0 ? c[1] + i : c[3] - i;
+        for (let j = 0; j < colCount; j++) {
+          const col = colStep > 0 ? c[0] + j : c[2] - j;
           for (let k = 0; k < 2; k++) {
             const t = 2 * (row * cols1 + col) + k;
             field.corners(t, g.tri, 0);
