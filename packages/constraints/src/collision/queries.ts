@@ -4,7 +4,7 @@
  * the scene; no allocation when the caller passes the output object (callbacks get a hit object
  * that is reused from call to call: copy what must outlive the callback).
  *
- * Everything goes through the query grid (query-grid.ts, the broad phase's layout): a ray walks
+ * Everything goes through the query grid (query-grid.ts, the broad phase's grid: cell-grid.ts): a ray walks
  * only the cells it crosses, in order along the ray (2D DDA over the (x, z) cells: J. Amanatides and
  * A. Woo, "A Fast Voxel Traversal Algorithm for Ray Tracing", 1987), tests each shape's bounds by
  * slabs (aabb.ts clipRay) and then the shape exactly (ray.ts); a
@@ -425,7 +425,7 @@ export class SceneQueries {
       for (let s = 0; s < store.slotCount; s++) {
         if (!store.bounded[s] || g.stamp[s] === q) continue;
         g.stamp[s] = q;
-        if (!isLarge(g, s) && !this.visitBounded(store, s, visit)) return;
+        if (!g.isLarge(s, g.largeCount) && !this.visitBounded(store, s, visit)) return;
       }
       return;
     }
@@ -456,11 +456,6 @@ export class SceneQueries {
     this.filter = filter;
     return this.ready();
   }
-}
-
-function isLarge(g: QueryGrid, s: number): boolean {
-  for (let k = 0; k < g.largeCount; k++) if (g.large[k] === s) return true;
-  return false;
 }
 
 /** Whether slot s contains the world point at point[0..3). */
