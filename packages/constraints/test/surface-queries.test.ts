@@ -253,6 +253,14 @@ function checkCasts(make: (rand: () => number) => Surface, seed: number, type: Q
         expect(pointTriangle([out.point[0], out.point[1], out.point[2]], s.tris[out.subShape]), `${label}: point on the triangle`).toBeLessThan(1e-6);
         expect(Math.abs(norm(out.normal) - 1)).toBeLessThan(1e-9);
         expect(dot(out.normal, d), `${label}: normal against the sweep`).toBeLessThanOrEqual(1e-9);
+        // the plane through the point with that normal separates the triangle (behind it) from the
+        // shape at the hit (in front, touching it)
+        const n: V3 = [out.normal[0], out.normal[1], out.normal[2]], at: V3 = [out.point[0], out.point[1], out.point[2]];
+        for (const v of s.tris[out.subShape]) expect(dot(n, sub(v, at)), `${label}: triangle behind the normal`).toBeLessThan(1e-6);
+        const lowest = core.box
+          ? dot(n, sub(core.box.c, at)) - [0, 1, 2].reduce((acc, k) => acc + Math.abs(dot(n, core.box!.axes[k])) * core.box!.h[k], 0)
+          : Math.min(...core.pts.map((x) => dot(n, sub(x, at)))) - core.r;
+        expect(Math.abs(lowest), `${label}: the shape touches the plane`).toBeLessThan(1e-6);
         if (shape.type === 'sphere') {
           // a sphere touches at its centre minus radius times the normal
           for (let k = 0; k < 3; k++) expect(Math.abs(core.pts[0][k] - shape.radius * out.normal[k] - out.point[k]), `${label}: sphere point`).toBeLessThan(1e-6);

@@ -17,8 +17,10 @@
  * shape translated by t along the unit direction u and the triangle: f is convex in t (the distance
  * between two convex sets under a translation), its slope at t is u . n (n the unit normal from
  * the triangle to the shape), so its tangent meets zero no later than f does and the step f / (-u . n)
- * never passes the first touch; when the slope is >= 0 the shape never comes closer. The cast
- * stops when the shapes are apart by less than SURFACE_TOLERANCE and takes a last Newton step.
+ * never passes the first touch; when the slope is >= 0 the shape never comes closer. Each step aims
+ * at half SURFACE_TOLERANCE short of the touch, so the shapes stay apart and the distance still has
+ * its normal and closest points; the cast stops when they are apart by less than SURFACE_TOLERANCE
+ * and takes a last Newton step, reporting the normal and the point on the triangle found there.
  */
 import { CORE_BOX, CORE_POINT, CORE_SEGMENT, GjkDistance } from './gjk.js';
 import type { HeightfieldData } from './heightfield.js';
@@ -26,8 +28,13 @@ import type { TriangleMeshData } from './mesh.js';
 import { POSE_STRIDE, relativePose } from './pose.js';
 import { SHAPE_BOX, SHAPE_CAPSULE, SHAPE_SPHERE } from './shape-types.js';
 
-/** Distance (m) at which a cast against a triangle counts as touching (before its last Newton step). */
-const SURFACE_TOLERANCE = 1e-10;
+/**
+ * Distance (m) at which a cast against a triangle counts as touching, before its last Newton step
+ * (CAST_TOLERANCE, as for the other shapes). Not much less: the normal is the direction between
+ * the closest points found there, whose rounding (1e-16 of the coordinates) grows relative to
+ * their distance.
+ */
+const SURFACE_TOLERANCE = 1e-7;
 /** Most Newton steps of one cast against one triangle. */
 const CAST_STEPS = 64;
 
@@ -205,7 +212,9 @@ export class SurfaceQueries {
       }
       // moving apart or along the surface: the distance never falls (it is convex in t)
       if (!(rate > 1e-12)) break;
-      t += d / rate;
+      // to where the tangent falls to half the tolerance: the shapes stay apart (so the distance
+      // routine still gives the normal and the closest points), the next step ends the cast
+      t += (d - 0.5 * SURFACE_TOLERANCE) / rate;
       if (t > limit) break;
     }
     if (found && (t < limit || (t === limit && (this.subShape < 0 || index < this.subShape)))) {
