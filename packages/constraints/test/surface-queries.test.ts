@@ -368,42 +368,40 @@ describe('World.castShape and intersectShape through the broad phase on a level'
 });
 
 describe('allocation', () => {
-  const perCall = (fn: () => void, bound: number) => youngGenerationGrowth(fn, { warm: 20000, calls: 1000, bound, attempts: 12 });
+  // (warmed long: the contact routines a query meets only now and then are compiled late, and
+  // until then their doubles are boxed)
+  const perCall = (fn: () => void, bound: number) => youngGenerationGrowth(fn, { warm: 60000, calls: 1000, bound, attempts: 12 });
 
-  // (a sphere's or capsule's radius read from its description object comes boxed, 16 B, once the
-  // query has also seen boxes: the bound for those kinds is 20 B, the others' 4 B)
-  it('castShape and intersectShape against a mesh and a heightfield with caller-owned objects: a box 0 B a call, a sphere or capsule 16 B', () => {
+  it('castShape and intersectShape on the level with caller-owned objects, the three kinds in turn: under 4 B a call', () => {
     const rand = mulberry32(9);
-    const { world } = level(rand, 0); // the level's statics only
+    const { world } = level(rand);
     const out = new RayHit();
     const pose = { position: new Float64Array([-3, 1, 0]), rotation: new Float64Array([0, 0, 0, 1]) };
     const d = new Float64Array([0.2, -1, 0.1]);
     const shapes: QueryShape[] = [{ type: 'box', halfExtents: [0.2, 0.1, 0.3] }, { type: 'sphere', radius: 0.2 }, { type: 'capsule', radius: 0.1, halfLength: 0.3 }];
     let k = 0, hits = 0, found = 0;
     const count = () => { found++; };
-    const lines: string[] = [];
-    for (const shape of shapes) {
-      const bound = shape.type === 'box' ? 4 : 20;
-      const cast = perCall(() => {
-        const i = k++;
-        pose.position[0] = (i & 1) === 0 ? -3 + 0.01 * (i % 50) : 0.5 + 0.01 * (i % 50);
-        pose.position[1] = 1;
-        pose.position[2] = (i & 1) === 0 ? 0 : -2.5;
-        if (world.castShape(shape, pose, d, 3, undefined, out)) hits++;
-      }, bound);
-      const overlap = perCall(() => {
-        const i = k++;
-        pose.position[0] = (i & 1) === 0 ? -3 + 0.01 * (i % 50) : 0.5 + 0.01 * (i % 50);
-        pose.position[1] = 0.1;
-        pose.position[2] = (i & 1) === 0 ? 0 : -2.5;
-        world.intersectShape(shape, pose, count);
-      }, bound);
-      lines.push(`${shape.type}: castShape ${describeBatches(cast)}; intersectShape ${describeBatches(overlap)}`);
-      expect(cast.perCall, describeBatches(cast)).toBeLessThan(bound);
-      expect(overlap.perCall, describeBatches(overlap)).toBeLessThan(bound);
-    }
-    console.log(`[allocation] ${lines.join('\n[allocation] ')}`);
-    expect(hits).toBeGreaterThan(0);
-    expect(found).toBeGreaterThan(0);
+    // (a sphere's or capsule's size read from its description once came boxed, 16 B, when the
+    // query had been compiled before that kind was seen: readSphere, readCapsule; the GJK's and
+    // the segment routines' doubles passed to calls, 60 B: gjk.ts, geometry.ts)
+    const cast = perCall(() => {
+      const i = k++;
+      pose.position[0] = (i & 1) === 0 ? -3 + 0.01 * (i % 50) : 0.5 + 0.01 * (i % 50);
+      pose.position[1] = 1;
+      pose.position[2] = (i & 1) === 0 ? 0 : -2.5;
+      if (world.castShape(shapes[i % 3], pose, d, 3, undefined, out)) hits++;
+    }, 4);
+    const overlap = perCall(() => {
+      const i = k++;
+      pose.position[0] = (i & 1) === 0 ? -3 + 0.01 * (i % 50) : 0.5 + 0.01 * (i % 50);
+      pose.position[1] = 0.1;
+      pose.position[2] = (i & 1) === 0 ? 0 : -2.5;
+      world.intersectShape(shapes[i % 3], pose, count);
+    }, 4);
+    console.log(`[allocation] castShape ${describeBatches(cast)}; intersectShape ${describeBatches(overlap)}`);
+    expect(cast.perCall, describeBatches(cast)).toBeLessThan(4);
+    expect(overlap.perCall, describeBatches(overlap)).toBeLessThan(4);
+    expect(hits).toBeGreaterThan(1000);
+    expect(found).toBeGreaterThan(1000);
   });
 });

@@ -42,9 +42,10 @@ export class GjkDistance {
   private readonly lambda = new Float64Array(8);
   /**
    * v (the closest point so far, 0..2), the support point (3..8: a, b), the direction of the next
-   * support (9..11), the squared distance a sub-simplex test found (12).
+   * support (9..11), the squared distance a sub-simplex test found (12), the new support point
+   * w = a - b (13..15).
    */
-  private readonly v = new Float64Array(13);
+  private readonly v = new Float64Array(16);
 
   /** Distance between core A and triangle B into `out`; returns whether they overlap. */
   run(): boolean {
@@ -67,7 +68,8 @@ export class GjkDistance {
       const wx = v[3] - v[6], wy = v[4] - v[7], wz = v[5] - v[8];
       // no support point gets closer: v is the closest point (to rounding)
       if (vv - (vx * wx + vy * wy + vz * wz) <= 1e-13 * vv) break;
-      if (this.contains(wx, wy, wz)) break;
+      v[13] = wx; v[14] = wy; v[15] = wz;
+      if (this.contains()) break;
       const o = 9 * this.count++;
       S[o] = wx; S[o + 1] = wy; S[o + 2] = wz;
       S[o + 3] = v[3]; S[o + 4] = v[4]; S[o + 5] = v[5];
@@ -81,9 +83,9 @@ export class GjkDistance {
     return overlap;
   }
 
-  /** Whether w is already a vertex of the simplex. */
-  private contains(wx: number, wy: number, wz: number): boolean {
-    const S = this.simplex;
+  /** Whether w = v[13..16) is already a vertex of the simplex. */
+  private contains(): boolean {
+    const S = this.simplex, v = this.v, wx = v[13], wy = v[14], wz = v[15];
     for (let i = 0; i < this.count; i++) if (S[9 * i] === wx && S[9 * i + 1] === wy && S[9 * i + 2] === wz) return true;
     return false;
   }

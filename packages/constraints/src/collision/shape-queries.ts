@@ -61,6 +61,30 @@ export const ShapeHit = RayHit;
 /** The first hit of castShape (see the ShapeHit value). */
 export type ShapeHit = RayHit;
 
+/** A sphere's radius into prm[0], checked. */
+function readSphere(fn: string, shape: { type: 'sphere'; radius: number }, prm: Float64Array): void {
+  prm[0] = shape.radius;
+  if (typeof shape.radius !== 'number' || !isPositive(prm, 0)) throw sizeError(fn, 'sphere', 'radius', shape.radius);
+}
+
+/** A capsule's radius and half length into prm[0..2), checked. */
+function readCapsule(fn: string, shape: { type: 'capsule'; radius: number; halfLength: number }, prm: Float64Array): void {
+  prm[0] = shape.radius;
+  prm[1] = shape.halfLength;
+  if (typeof shape.radius !== 'number' || !isPositive(prm, 0)) throw sizeError(fn, 'capsule', 'radius', shape.radius);
+  if (typeof shape.halfLength !== 'number' || !isPositive(prm, 1)) throw sizeError(fn, 'capsule', 'halfLength', shape.halfLength);
+}
+
+/** A box's half extents into prm[0..3), checked. */
+function readBox(fn: string, shape: { type: 'box'; halfExtents: ArrayLike<number> }, prm: Float64Array): void {
+  const h = shape.halfExtents;
+  if (h == null || typeof h.length !== 'number' || h.length < 3) throw new RangeError(`${fn}: box halfExtents must hold three numbers > 0, got ${String(h)}`);
+  for (let k = 0; k < 3; k++) {
+    prm[k] = h[k];
+    if (typeof h[k] !== 'number' || !isPositive(prm, k)) throw sizeError(fn, 'box', `halfExtents[${k}]`, h[k]);
+  }
+}
+
 /** Whether prm[k] (a size just copied from the query shape) is a finite number > 0. */
 function isPositive(prm: Float64Array, k: number): boolean {
   return prm[k] > 0 && prm[k] < Infinity;
@@ -118,27 +142,17 @@ export class ShapeQueries {
   private setShape(fn: string, shape: QueryShape, pose: QueryPose): void {
     if (shape == null || typeof shape !== 'object') throw new RangeError(`${fn}: shape must be { type: 'sphere' | 'capsule' | 'box', ... }, got ${String(shape)}`);
     const prm = this.prm;
+    // (each kind's sizes are read by a function of its own, straight into prm: a double read from
+    // an object in code compiled before that kind was seen, or passed on, is boxed)
     if (shape.type === 'sphere') {
       this.kind = SHAPE_SPHERE;
-      // (sizes are read into prm and checked there, the description's number passed on only to
-      // the error: a double read from an object and passed to a call is boxed)
-      const r = shape.radius;
-      prm[0] = r;
-      if (typeof r !== 'number' || !isPositive(prm, 0)) throw sizeError(fn, shape.type, 'radius', r);
+      readSphere(fn, shape, prm);
     } else if (shape.type === 'capsule') {
       this.kind = SHAPE_CAPSULE;
-      const r = shape.radius, h = shape.halfLength;
-      prm[0] = r; prm[1] = h;
-      if (typeof r !== 'number' || !isPositive(prm, 0)) throw sizeError(fn, shape.type, 'radius', r);
-      if (typeof h !== 'number' || !isPositive(prm, 1)) throw sizeError(fn, shape.type, 'halfLength', h);
+      readCapsule(fn, shape, prm);
     } else if (shape.type === 'box') {
       this.kind = SHAPE_BOX;
-      const h = shape.halfExtents;
-      if (h == null || typeof h.length !== 'number' || h.length < 3) throw new RangeError(`${fn}: box halfExtents must hold three numbers > 0, got ${String(h)}`);
-      for (let k = 0; k < 3; k++) {
-        prm[k] = h[k];
-        if (typeof h[k] !== 'number' || !isPositive(prm, k)) throw sizeError(fn, shape.type, `halfExtents[${k}]`, h[k]);
-      }
+      readBox(fn, shape, prm);
       const bh = this.boxHullData;
       if (bh === null || bh.bounds[3] !== prm[0] || bh.bounds[4] !== prm[1] || bh.bounds[5] !== prm[2]) this.boxHullData = boxHull(prm[0], prm[1], prm[2]);
     } else throw new RangeError(`${fn}: shape.type must be 'sphere', 'capsule' or 'box', got ${String((shape as { type: unknown }).type)}`);
