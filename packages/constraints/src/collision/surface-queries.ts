@@ -7,9 +7,10 @@
  * sees it) also overlaps the field.
  *
  * Work is done in the surface's frame. The triangles near the query come from the mesh's BVH or
- * the heightfield's cell range under the query's bounds (for a cast, the bounds of the whole
- * sweep, then a cheaper cut: the triangle's bounding sphere against the capsule the query's
- * bounding sphere sweeps). Each is measured by the GJK distance between the query's core (a point,
+ * the heightfield's cell range under the query's bounds (for a cast, the bounds of the sweep, in
+ * pieces along it for a mesh and cells in order along it for a heightfield, so that a near hit
+ * cuts the rest off; then a cheaper cut: the triangle's bounding sphere against the capsule the
+ * query's bounding sphere sweeps up to the nearest hit so far). Each is measured by the GJK distance between the query's core (a point,
  * a segment or a box; gjk.ts) and the triangle, less the query's radius.
  *
  * A cast against one triangle is conservative advancement (B. Mirtich, "Impulse-based Dynamic
@@ -46,6 +47,8 @@ export class SurfaceQueries {
   private readonly q = new Float64Array(8);
   /** Bounds in the surface frame of what is looked for (the shape, or its sweep). */
   private readonly bounds = new Float64Array(6);
+  /** The shape's bounds at the start of a cast (surface frame). */
+  private readonly startBounds = new Float64Array(6);
   private readonly cells = new Int32Array(4);
   /**
    * The nearest hit of the last cast: [distance, world point (3), world normal (3)], its triangle
@@ -124,6 +127,7 @@ export class SurfaceQueries {
     q[4] = F[1] * dx + F[4] * dy + F[7] * dz;
     q[5] = F[2] * dx + F[5] * dy + F[8] * dz;
     const limit = sweep[6];
+    this.startBounds.set(b);
     // the sweep's bounds: the shape's at the start and at the end
     for (let k = 0; k < 3; k++) {
       const d = q[3 + k] * limit;
@@ -133,11 +137,23 @@ export class SurfaceQueries {
     this.subShape = -1;
     const g = this.gjk;
     if (mesh !== null) {
-      const n = mesh.query(b);
-      for (let i = 0; i < n; i++) {
-        const t = mesh.hits[i];
-        meshCorners(mesh, t, g.tri);
-        this.castTriangle(mesh.sourceTriangle[t]);
+      // the sweep in pieces of a few of the shape's sizes, each piece's triangles from the BVH
+      // under its bounds, in order along the sweep: past the nearest hit found, the rest is left
+      // (a triangle under two pieces is tested twice, to the same result)
+      const sb = this.startBounds, piece = 4 * q[7] + 1e-3;
+      for (let t0 = 0; t0 === 0 || t0 < this.hit[0]; t0 += piece) {
+        const t1 = t0 + piece < this.hit[0] ? t0 + piece : this.hit[0];
+        for (let k = 0; k < 3; k++) {
+          const d0 = q[3 + k] * t0, d1 = q[3 + k] * t1;
+          b[k] = sb[k] + (d0 < d1 ? d0 : d1);
+          b[3 + k] = sb[3 + k] + (d0 < d1 ? d1 : d0);
+        }
+        const n = mesh.query(b);
+        for (let i = 0; i < n; i++) {
+          const t = mesh.hits[i];
+          meshCorners(mesh, t, g.tri);
+          this.castTriangle(mesh.sourceTriangle[t]);
+        }
       }
     } else {
       const field = hf as HeightfieldData;
