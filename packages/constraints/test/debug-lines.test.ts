@@ -3,7 +3,8 @@
  * bodies' poses (Body.linkPosition / linkRotation): a box resting on a plane (its 12 edges, the
  * plane's square and normal, one red segment per contact point of the contact buffer, along its
  * normal, as long as debugForceScale times the normal force, the forces carrying the box's
- * weight), the outlines of a sphere and a capsule (every end at the radius), a too-small array
+ * weight), the outlines of a sphere and a capsule (every end at the radius), a triangle mesh's and a
+ * heightfield's triangle edges (each once, at their poses), a too-small array
  * (the count is still returned, nothing written past its end), the world's own growing array, and
  * stepping with debugLines every frame keeps the same bits as without.
  */
@@ -130,6 +131,52 @@ describe('World.debugLines', () => {
     }
     expect(onBall).toBe(2 * 48);
     expect(onPill).toBe(2 * 68);
+  });
+
+  it('a triangle mesh draws each edge of its triangles once, a heightfield the edges of its triangles, both at their poses', () => {
+    const world = new World({ gravity: [0, 0, 0] });
+    // a mesh of two quads (four triangles, two of the same quad sharing the diagonal; the quads
+    // share an edge), and a 3 x 4 heightfield; both rotated and moved
+    const vertices = [0, 0, 0, 1, 0.2, 0, 1, 0.1, 1, 0, 0, 1, 2, 0.3, 0, 2, 0.4, 1];
+    const indices = [0, 2, 1, 0, 3, 2, 1, 2, 5, 1, 5, 4];
+    const qm = [0.1, 0.3, 0.2, 0.9], qh = [-0.2, 0.1, 0.05, 0.95];
+    const unitQ = (q: number[]) => q.map((x) => x / Math.hypot(...q));
+    const pm: V = [1, 2, -1], ph: V = [-3, 0.5, 2];
+    world.addStatic({ geometry: { type: 'trimesh', vertices, indices }, position: pm, rotation: unitQ(qm) });
+    const rows = 3, cols = 4, sx = 0.5, sz = 0.7, heights = [0, 0.1, 0.3, 0.2, 0.5, 0.4, 0.1, 0, 0.2, 0.2, 0.6, 0.3];
+    world.addStatic({ geometry: { type: 'heightfield', rows, cols, spacingX: sx, spacingZ: sz, heights }, position: ph, rotation: unitQ(qh) });
+    const toWorld = (q: number[], p: V, l: number[]): V => {
+      const R = matrixOfQuaternion(unitQ(q));
+      return [0, 1, 2].map((r) => p[r] + R[3 * r] * l[0] + R[3 * r + 1] * l[1] + R[3 * r + 2] * l[2]) as V;
+    };
+    // the expected segments: every edge of every triangle, once, as unordered pairs of world points
+    const expected: [V, V][] = [];
+    const addEdge = (a: V, b: V) => {
+      if (!expected.some(([x, y]) => (close(x, a, 1e-9) && close(y, b, 1e-9)) || (close(x, b, 1e-9) && close(y, a, 1e-9)))) expected.push([a, b]);
+    };
+    for (let t = 0; t < indices.length; t += 3) {
+      const c = [0, 1, 2].map((k) => toWorld(qm, pm, vertices.slice(3 * indices[t + k], 3 * indices[t + k] + 3)));
+      addEdge(c[0], c[1]); addEdge(c[1], c[2]); addEdge(c[2], c[0]);
+    }
+    const meshEdges = expected.length;
+    const hv = (r: number, c: number): V => toWorld(qh, ph, [c * sx, heights[r * cols + c], r * sz]);
+    for (let r = 0; r < rows - 1; r++) for (let c = 0; c < cols - 1; c++) {
+      for (const tri of [[hv(r, c), hv(r + 1, c), hv(r + 1, c + 1)], [hv(r, c), hv(r + 1, c + 1), hv(r, c + 1)]]) {
+        addEdge(tri[0], tri[1]); addEdge(tri[1], tri[2]); addEdge(tri[2], tri[0]);
+      }
+    }
+    expect(meshEdges).toBe(9);
+    expect(expected.length - meshEdges).toBe(rows * (cols - 1) + cols * (rows - 1) + (rows - 1) * (cols - 1)); // along x, along z, diagonals
+    const n = world.debugLines();
+    const segs = segments(world.debugLineData, n);
+    expect(segs.length).toBe(expected.length);
+    for (const s of segs) {
+      expect(isColour(s, GREY)).toBe(true);
+      const k = expected.findIndex(([a, b]) => (close(s.a, a, 1e-5) && close(s.b, b, 1e-5)) || (close(s.a, b, 1e-5) && close(s.b, a, 1e-5)));
+      expect(k, `segment [${s.a}] [${s.b}]`).toBeGreaterThanOrEqual(0);
+      expected.splice(k, 1);
+    }
+    expect(expected.length).toBe(0);
   });
 
   it('an array too small gets the segments that fit and the full count; without one the world grows its own', () => {

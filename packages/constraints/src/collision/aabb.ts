@@ -57,3 +57,27 @@ export function transformedAabb(local: Float64Array, pose: Float64Array, o: numb
     out[oo + 3 + i] = c + e + margin;
   }
 }
+
+/**
+ * Clips the ray o + t d (o = ray[0..3), d = ray[3..6)) to the box b[bo..bo+6) [min xyz, max xyz]
+ * by slabs (C. Ericson, "Real-Time Collision Detection", 2005, 5.3.3; Kay and Kajiya): narrows the
+ * span [span[so], span[so + 1]] of t to the part inside the box; false when none is (the span
+ * then holds no meaning). A ray parallel to a slab lies inside it or misses the box.
+ */
+export function clipRay(ray: Float64Array, b: Float64Array, bo: number, span: Float64Array, so: number): boolean {
+  let t0 = span[so], t1 = span[so + 1];
+  for (let k = 0; k < 3; k++) {
+    const o = ray[k], d = ray[3 + k];
+    if (d === 0) {
+      if (o < b[bo + k] || o > b[bo + 3 + k]) return false;
+      continue;
+    }
+    let ta = (b[bo + k] - o) / d, tb = (b[bo + 3 + k] - o) / d;
+    if (ta > tb) { const t = ta; ta = tb; tb = t; }
+    if (ta > t0) t0 = ta;
+    if (tb < t1) t1 = tb;
+    if (t0 > t1) return false;
+  }
+  span[so] = t0; span[so + 1] = t1;
+  return true;
+}

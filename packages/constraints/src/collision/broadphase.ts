@@ -1,5 +1,5 @@
 /**
- * Broad phase: a uniform grid over the horizontal plane (x, z), rebuilt every call.
+ * Broad phase: a uniform grid over the horizontal plane (x, z) (cell-grid.ts), rebuilt every call.
  *
  * The cell size is twice the mean horizontal extent of the dynamic shapes' bounds, so a shape
  * covers a few cells. Each shape is entered in the cells its bounds cover; entries are bucketed by
@@ -17,11 +17,10 @@
  * capacity are counted in `required` and dropped; reserve() grows them outside the step.
  */
 import { AABB_STRIDE } from './aabb.js';
+import { CellGrid } from './cell-grid.js';
 import type { CollisionFilter } from './filter.js';
 import type { ShapeStore } from './shape-store.js';
 
-/** Shapes covering more cells than this are tested against all others instead of entered in the grid. */
-export const MAX_CELLS = 16;
 
 export class GridBroadPhase {
   /** Scenes of at most this many bounded shapes test every two of them instead of using the grid (the same pairs). */
@@ -30,32 +29,17 @@ export class GridBroadPhase {
   pairs: Int32Array = new Int32Array(0);
   count = 0;
   required = 0;
-  /** [cell size] (a typed array: a double in a field may be boxed at every write). */
-  private readonly cell = new Float64Array(1);
   /** Cell size (m) used by the last call. */
   get cellSize(): number {
-    return this.cell[0];
+    return this.grid.cell[0];
   }
   private rawLo: Int32Array = new Int32Array(0);
   private rawHi: Int32Array = new Int32Array(0);
   private _capacity = 0;
-  // Per slot: first and last cell (x, z), and whether it is in the grid (0), large (1) or a plane (2).
-  private cellX0 = new Int32Array(0);
-  private cellZ0 = new Int32Array(0);
-  private cellX1 = new Int32Array(0);
-  private cellZ1 = new Int32Array(0);
-  private large = new Int32Array(0);
-  private largeCount = 0;
+  /** The grid the bounded shapes are entered in (cell-grid.ts). */
+  private readonly grid = new CellGrid();
   private planes = new Int32Array(0);
   private planeCount = 0;
-  // Grid entries: slot and cell, in insertion order, then bucketed by cell hash.
-  private entrySlot = new Int32Array(0);
-  private entryX = new Int32Array(0);
-  private entryZ = new Int32Array(0);
-  private entryBucket = new Int32Array(0);
-  private bucketed = new Int32Array(0);
-  private bucketStart = new Int32Array(0);
-  private mask = 0;
   // Sorting pairs by (lo, hi).
   private loStart = new Int32Array(0);
 
@@ -84,22 +68,8 @@ export class GridBroadPhase {
   /** Prepares for a new set of shapes (allocates; outside the step). */
   setShapes(store: ShapeStore): void {
     const n = store.slotCount;
-    this.cellX0 = new Int32Array(n);
-    this.cellZ0 = new Int32Array(n);
-    this.cellX1 = new Int32Array(n);
-    this.cellZ1 = new Int32Array(n);
-    this.large = new Int32Array(n);
+    this.grid.allocate(n);
     this.planes = new Int32Array(n);
-    const entries = MAX_CELLS * n;
-    this.entrySlot = new Int32Array(entries);
-    this.entryX = new Int32Array(entries);
-    this.entryZ = new Int32Array(entries);
-    this.entryBucket = new Int32Array(entries);
-    this.bucketed = new Int32Array(entries);
-    let size = 16;
-    while (size < 4 * n) size *= 2;
-    this.mask = size - 1;
-    this.bucketStart = new Int32Array(size + 1);
     this.loStart = new Int32Array(n + 1);
     this.still = new Uint8Array(n);
   }
@@ -124,17 +94,7 @@ export class GridBroadPhase {
     }
 
     // Cell size from the mean horizontal extent of the dynamic shapes.
-    let sum = 0, counted = 0;
-    for (let s = 0; s < dyn; s++) {
-      if (!store.bounded[s]) continue;
-      const o = AABB_STRIDE * s;
-      const ex = aabb[o + 3] - aabb[o], ez = aabb[o + 5] - aabb[o + 2];
-      sum += ex > ez ? ex : ez;
-      counted++;
-    }
-    if (counted === 0) return 0;
-    const cell = Math.max(2 * (sum / counted), 1e-3);
-    this.cell[0] = cell;
+    if (this.grid.cellSizeFrom(store, dyn) === 0) return 0;
     // planes (no finite bounds) apart; the others pair through the grid or all with all
     this.planeCount = 0;
     for (let s = 0; s < n; s++) if (!store.bounded[s]) this.planes[this.planeCount++] = s;
@@ -164,81 +124,48 @@ export class GridBroadPhase {
 
   /** The bounded shapes' pairs through the grid (and the large shapes against all). */
   private gridPairs(store: ShapeStore, filter: CollisionFilter): void {
-    const aabb = store.aabb, n = store.slotCount, still = this.still, cell = this.cell[0];
-
-    // Classify and enter the shapes.
-    let entries = 0;
-    this.largeCount = 0;
-    for (let s = 0; s < n; s++) {
-      if (!store.bounded[s]) continue;
-      const o = AABB_STRIDE * s;
-      const x0 = Math.floor(aabb[o] / cell), x1 = Math.floor(aabb[o + 3] / cell);
-      const z0 = Math.floor(aabb[o + 2] / cell), z1 = Math.floor(aabb[o + 5] / cell);
-      // Far-away or huge bounds (beyond 32-bit cell indices, or too many cells) go to the large list.
-      if (!(x1 - x0 < MAX_CELLS && z1 - z0 < MAX_CELLS && (x1 - x0 + 1) * (z1 - z0 + 1) <= MAX_CELLS &&
-        x0 >= -0x40000000 && x1 <= 0x40000000 && z0 >= -0x40000000 && z1 <= 0x40000000)) {
-        this.large[this.largeCount++] = s;
-        continue;
-      }
-      this.cellX0[s] = x0; this.cellX1[s] = x1; this.cellZ0[s] = z0; this.cellZ1[s] = z1;
-      for (let x = x0; x <= x1; x++) {
-        for (let z = z0; z <= z1; z++) {
-          this.entrySlot[entries] = s;
-          this.entryX[entries] = x;
-          this.entryZ[entries] = z;
-          this.entryBucket[entries] = (Math.imul(x, 73856093) ^ Math.imul(z, 19349663)) & this.mask;
-          entries++;
-        }
-      }
-    }
-
-    // Counting sort of the entries by bucket (stable: slot order within a bucket).
-    const start = this.bucketStart, buckets = this.mask + 1;
-    for (let b = 0; b <= buckets; b++) start[b] = 0;
-    for (let e = 0; e < entries; e++) start[this.entryBucket[e] + 1]++;
-    for (let b = 0; b < buckets; b++) start[b + 1] += start[b];
-    for (let e = 0; e < entries; e++) this.bucketed[start[this.entryBucket[e]]++] = e;
-    // start[b] now ends bucket b; bucket b begins at start[b - 1] (0 for b = 0).
+    const aabb = store.aabb, n = store.slotCount, still = this.still, g = this.grid;
+    g.fill(store);
+    const start = g.bucketStart, buckets = g.mask + 1, bucketed = g.bucketed;
+    const entrySlot = g.entrySlot, entryX = g.entryX, entryZ = g.entryZ, cellX0 = g.cellX0, cellZ0 = g.cellZ0;
 
     // Pairs within each bucket: same cell, overlapping bounds, reported in the low-corner cell.
-    let begin = 0;
     for (let b = 0; b < buckets; b++) {
-      const end = start[b];
+      const begin = start[b], end = start[b + 1];
       // a bucket of shapes that all stay where they are has no pair to report
       let moving = false;
-      for (let i = begin; i < end && !moving; i++) moving = still[this.entrySlot[this.bucketed[i]]] === 0;
-      if (!moving) { begin = end; continue; }
+      for (let i = begin; i < end && !moving; i++) moving = still[entrySlot[bucketed[i]]] === 0;
+      if (!moving) continue;
       for (let i = begin; i < end; i++) {
-        const ei = this.bucketed[i];
-        const si = this.entrySlot[ei], cx = this.entryX[ei], cz = this.entryZ[ei];
+        const ei = bucketed[i];
+        const si = entrySlot[ei], cx = entryX[ei], cz = entryZ[ei];
         const oi = AABB_STRIDE * si;
         for (let j = i + 1; j < end; j++) {
-          const ej = this.bucketed[j];
-          if (this.entryX[ej] !== cx || this.entryZ[ej] !== cz) continue; // another cell, same hash
-          const sj = this.entrySlot[ej];
+          const ej = bucketed[j];
+          if (entryX[ej] !== cx || entryZ[ej] !== cz) continue; // another cell, same hash
+          const sj = entrySlot[ej];
           if (still[si] === 1 && still[sj] === 1) continue;
           const oj = AABB_STRIDE * sj;
           if (aabb[oj] > aabb[oi + 3] || aabb[oi] > aabb[oj + 3]) continue;
           if (aabb[oj + 1] > aabb[oi + 4] || aabb[oi + 1] > aabb[oj + 4]) continue;
           if (aabb[oj + 2] > aabb[oi + 5] || aabb[oi + 2] > aabb[oj + 5]) continue;
           // The overlap's low corner: the larger minimum on each axis, in that shape's first cell.
-          const cornerX = aabb[oi] >= aabb[oj] ? this.cellX0[si] : this.cellX0[sj];
-          const cornerZ = aabb[oi + 2] >= aabb[oj + 2] ? this.cellZ0[si] : this.cellZ0[sj];
+          const cornerX = aabb[oi] >= aabb[oj] ? cellX0[si] : cellX0[sj];
+          const cornerZ = aabb[oi + 2] >= aabb[oj + 2] ? cellZ0[si] : cellZ0[sj];
           if (cornerX !== cx || cornerZ !== cz) continue;
           const lo = si < sj ? si : sj, hi = si < sj ? sj : si;
           if (filter.canCollide(store, lo, hi)) this.push(lo, hi);
         }
       }
-      begin = end;
     }
 
     // Large shapes against every other bounded shape (large pairs once).
-    for (let k = 0; k < this.largeCount; k++) {
-      const l = this.large[k], ol = AABB_STRIDE * l;
+    for (let k = 0; k < g.largeCount; k++) {
+      const l = g.large[k], ol = AABB_STRIDE * l;
       for (let s = 0; s < n; s++) {
         if (s === l || !store.bounded[s]) continue;
         if (still[l] === 1 && still[s] === 1) continue;
-        if (s < l && this.isLarge(s, k)) continue; // that pair was found from s
+        if (s < l && g.isLarge(s, k)) continue; // that pair was found from s
         const os = AABB_STRIDE * s;
         if (aabb[os] > aabb[ol + 3] || aabb[ol] > aabb[os + 3]) continue;
         if (aabb[os + 1] > aabb[ol + 4] || aabb[ol + 1] > aabb[os + 4]) continue;
@@ -271,12 +198,6 @@ export class GridBroadPhase {
         if (filter.canCollide(store, s, pl)) this.push(s, pl);
       }
     }
-  }
-
-  /** Whether slot s is among the large shapes listed before index k. */
-  private isLarge(s: number, k: number): boolean {
-    for (let i = 0; i < k; i++) if (this.large[i] === s) return true;
-    return false;
   }
 
   private push(lo: number, hi: number): void {

@@ -1,14 +1,17 @@
 /**
  * Wire outlines of the collision shapes for debug drawing (World.debugLines): a box's 12 edges, a
  * sphere's three great circles, a capsule's two rings, four side lines and the arcs of its caps,
- * a convex hull's edges, a plane's 10 m square about its origin with its normal. Triangle meshes
- * and heightfields are not drawn. Segments go to a DebugLineWriter (layout in its comment).
+ * a convex hull's edges, a plane's 10 m square about its origin with its normal, each edge of a
+ * triangle mesh once, a heightfield's grid lines along x and z and the diagonal of each cell (the
+ * edges of its triangles). Segments go to a DebugLineWriter (layout in its comment).
  */
 import { detMath } from '@sinew/featherstone';
+import type { HeightfieldData } from './heightfield.js';
 import type { ConvexHullData } from './hull.js';
+import type { TriangleMeshData } from './mesh.js';
 import { POSE_STRIDE } from './pose.js';
 import type { ShapeStore } from './shape-store.js';
-import { SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE } from './shape-types.js';
+import { SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX, SHAPE_HEIGHTFIELD, SHAPE_PARAM_STRIDE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_TRIMESH } from './shape-types.js';
 
 /** Floats per segment in a debug line array: x0, y0, z0, x1, y1, z1, then the colour r, g, b (0..1). */
 export const DEBUG_LINE_STRIDE = 9;
@@ -44,6 +47,18 @@ export class DebugLineWriter {
     const e = this.ends, c = this.colour;
     out[o] = e[0]; out[o + 1] = e[1]; out[o + 2] = e[2]; out[o + 3] = e[3]; out[o + 4] = e[4]; out[o + 5] = e[5];
     out[o + 6] = c[0]; out[o + 7] = c[1]; out[o + 8] = c[2];
+  }
+
+  /** Adds the segment between the local points staged in `ends` of pose (P, o) (carried to world here). */
+  pushLocalEnds(P: Float64Array, o: number): void {
+    const e = this.ends;
+    for (let k = 0; k < 6; k += 3) {
+      const x = e[k], y = e[k + 1], z = e[k + 2];
+      e[k] = P[o] * x + P[o + 1] * y + P[o + 2] * z + P[o + 9];
+      e[k + 1] = P[o + 3] * x + P[o + 4] * y + P[o + 5] * z + P[o + 10];
+      e[k + 2] = P[o + 6] * x + P[o + 7] * y + P[o + 8] * z + P[o + 11];
+    }
+    this.push();
   }
 
   /** Adds the segment between the local points a and b of pose (P, o). */
@@ -129,6 +144,37 @@ export function drawShape(store: ShapeStore, s: number, w: DebugLineWriter): voi
       w.pushLocal(P, o, 0, 0, 0, 0, 1, 0);
       break;
     }
+    case SHAPE_TRIMESH: {
+      const mesh = store.mesh[s] as TriangleMeshData, v = mesh.vertices, edges = mesh.edges, e = w.ends;
+      for (let k = 0; k < edges.length; k += 2) {
+        const a = 3 * edges[k], b = 3 * edges[k + 1];
+        e[0] = v[a]; e[1] = v[a + 1]; e[2] = v[a + 2]; e[3] = v[b]; e[4] = v[b + 1]; e[5] = v[b + 2];
+        w.pushLocalEnds(P, o);
+      }
+      break;
+    }
+    case SHAPE_HEIGHTFIELD: drawHeightfield(store.heightfield[s] as HeightfieldData, P, o, w); break;
     default: break;
+  }
+}
+
+/**
+ * A heightfield's triangle edges: along x on each row, along z on each column, and each cell's
+ * diagonal from (col, row) to (col + 1, row + 1) (heightfield.ts).
+ */
+function drawHeightfield(hf: HeightfieldData, P: Float64Array, o: number, w: DebugLineWriter): void {
+  const h = hf.heights, rows = hf.rows, cols = hf.cols, sx = hf.spacingX, sz = hf.spacingZ, e = w.ends;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const i = r * cols + c;
+      // (c, r) to (c + 1, r), to (c, r + 1), to (c + 1, r + 1)
+      for (let k = 0; k < 3; k++) {
+        const dc = k === 1 ? 0 : 1, dr = k === 0 ? 0 : 1;
+        if (c + dc >= cols || r + dr >= rows) continue;
+        e[0] = c * sx; e[1] = h[i]; e[2] = r * sz;
+        e[3] = (c + dc) * sx; e[4] = h[i + dr * cols + dc]; e[5] = (r + dr) * sz;
+        w.pushLocalEnds(P, o);
+      }
+    }
   }
 }

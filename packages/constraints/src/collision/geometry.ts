@@ -5,13 +5,10 @@
  * inlined is boxed on the heap. So these queries take their inputs from, and leave their results
  * in, exported scratch arrays: the caller writes the inputs, calls, and reads the outputs before
  * the next query. (Small integers such as feature ids are returned directly: they are not boxed.)
+ * Clamps to [0, 1] are written out where they are needed, for the same reason.
  */
 
 const PARALLEL_EPS = 1e-24;
-
-function clamp01(x: number): number {
-  return x < 0 ? 0 : x > 1 ? 1 : x;
-}
 
 /**
  * Scratch of closestSegmentSegment. In: segment 1 [p1, q1] at 0..5, segment 2 [p2, q2] at 6..11.
@@ -40,24 +37,29 @@ export function closestSegmentSegment(): void {
     t = 0;
   } else if (a <= PARALLEL_EPS) {
     s = 0;
-    t = clamp01(f / e);
+    t = f / e;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
   } else {
     const c = d1x * rx + d1y * ry + d1z * rz;
     if (e <= PARALLEL_EPS) {
       t = 0;
-      s = clamp01(-c / a);
+      s = -c / a;
+      s = s < 0 ? 0 : s > 1 ? 1 : s;
     } else {
       const b = d1x * d2x + d1y * d2y + d1z * d2z;
       const denom = a * e - b * b;
       // Parallel segments: any s works; take s = 0 and let the clamping of t decide.
-      s = denom > PARALLEL_EPS * a * e ? clamp01((b * f - c * e) / denom) : 0;
+      s = denom > PARALLEL_EPS * a * e ? (b * f - c * e) / denom : 0;
+      s = s < 0 ? 0 : s > 1 ? 1 : s;
       t = (b * s + f) / e;
       if (t < 0) {
         t = 0;
-        s = clamp01(-c / a);
+        s = -c / a;
+        s = s < 0 ? 0 : s > 1 ? 1 : s;
       } else if (t > 1) {
         t = 1;
-        s = clamp01((b - c) / a);
+        s = (b - c) / a;
+        s = s < 0 ? 0 : s > 1 ? 1 : s;
       }
     }
   }
@@ -75,7 +77,8 @@ export function closestSegmentPoint(): void {
   const g = SEGPT;
   const dx = g[3] - g[0], dy = g[4] - g[1], dz = g[5] - g[2];
   const dd = dx * dx + dy * dy + dz * dz;
-  g[9] = dd <= PARALLEL_EPS ? 0 : clamp01(((g[6] - g[0]) * dx + (g[7] - g[1]) * dy + (g[8] - g[2]) * dz) / dd);
+  const t = dd <= PARALLEL_EPS ? 0 : ((g[6] - g[0]) * dx + (g[7] - g[1]) * dy + (g[8] - g[2]) * dz) / dd;
+  g[9] = t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
 /** Triangle features: vertex k (0..2), edge k from vertex k to vertex k+1 (3..5), the face (6). */

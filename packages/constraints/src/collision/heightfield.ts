@@ -65,7 +65,7 @@ export class HeightfieldData implements TriangleSource {
    * cell); triangle 1 has (triangle 0 of the same cell, triangle 0 to the right, triangle 0 below).
    */
   triangle(t: number, out: Float64Array): void {
-    this.vertexCorners(t, out, 0);
+    this.corners(t, out, 0);
     normalInto(out, 0, out, 9);
     const cols1 = this.cols - 1, rows1 = this.rows - 1;
     const cell = t >> 1, r = (cell / cols1) | 0, c = cell - r * cols1;
@@ -83,7 +83,7 @@ export class HeightfieldData implements TriangleSource {
       if (nr < 0 || nc < 0 || nr >= rows1 || nc >= cols1) {
         out[o] = -out[9]; out[o + 1] = -out[10]; out[o + 2] = -out[11];
       } else {
-        this.vertexCorners(2 * (nr * cols1 + nc) + ((t & 1) ^ 1), scratch, 0);
+        this.corners(2 * (nr * cols1 + nc) + ((t & 1) ^ 1), scratch, 0);
         normalInto(scratch, 0, out, o);
       }
     }
@@ -135,7 +135,7 @@ export class HeightfieldData implements TriangleSource {
   }
 
   triangleNormal(t: number, out: Float64Array, o: number): void {
-    this.vertexCorners(t, this.scratch, 0);
+    this.corners(t, this.scratch, 0);
     normalInto(this.scratch, 0, out, o);
   }
 
@@ -148,7 +148,7 @@ export class HeightfieldData implements TriangleSource {
   }
 
   /** Writes the three corners of triangle t (9 numbers) at out[o]. */
-  private vertexCorners(t: number, out: Float64Array, o: number): void {
+  corners(t: number, out: Float64Array, o: number): void {
     const cell = t >> 1;
     const cols1 = this.cols - 1;
     const r = (cell / cols1) | 0, c = cell - r * cols1;
@@ -164,6 +164,22 @@ export class HeightfieldData implements TriangleSource {
       out[o + 3] = x1; out[o + 4] = h11; out[o + 5] = z1;
       out[o + 6] = x1; out[o + 7] = h10; out[o + 8] = z0;
     }
+  }
+
+  /**
+   * Whether the local point p[o..o+3) lies in the field's solid: over its cells, at or below its
+   * surface and not below its lowest height (so within its bounds, where the broad phase finds it).
+   */
+  contains(p: Float64Array, o: number): boolean {
+    const x = p[o], y = p[o + 1], z = p[o + 2];
+    const sx = this.spacingX, sz = this.spacingZ;
+    if (x < 0 || z < 0 || x > (this.cols - 1) * sx || z > (this.rows - 1) * sz || y < this.bounds[1]) return false;
+    const c = Math.min(Math.floor(x / sx), this.cols - 2), r = Math.min(Math.floor(z / sz), this.rows - 2);
+    const u = x / sx - c, v = z / sz - r, h = this.heights, cols = this.cols;
+    const h00 = h[r * cols + c], h10 = h[r * cols + c + 1], h01 = h[(r + 1) * cols + c], h11 = h[(r + 1) * cols + c + 1];
+    // triangle 0 (v00, v01, v11) where v >= u, triangle 1 (v00, v11, v10) where u >= v
+    const surface = v >= u ? h00 + u * (h11 - h01) + v * (h01 - h00) : h00 + u * (h10 - h00) + v * (h11 - h10);
+    return y <= surface;
   }
 
   /** Writes [firstCol, firstRow, lastCol, lastRow] of the cells under the local box b = [min xyz, max xyz]; false when none. */

@@ -3,6 +3,7 @@
  * neighbouring triangles find each other), degenerate triangles dropped, unit normals and feature
  * flags per triangle (mesh-edges.ts), and a bounding-volume hierarchy for box queries.
  */
+import { clipRay } from './aabb.js';
 import { classifyMeshFeatures, ringConeContains, triangleNormals } from './mesh-edges.js';
 import type { TriangleSource } from './triangle-contacts.js';
 import { detMath } from '@sinew/featherstone';
@@ -36,8 +37,12 @@ export class TriangleMeshData implements TriangleSource {
   private readonly nodeSecond: Int32Array;
   private readonly order: Int32Array;
   private readonly stack = new Int32Array(STACK_SIZE);
+  /** The span of a ray inside a node's bounds (rayQuery). */
+  private readonly span = new Float64Array(2);
   /** Triangles found by the last query. */
   readonly hits: Int32Array;
+  /** Each edge of the kept triangles once, as pairs of vertex indices (for drawing). */
+  readonly edges: Int32Array;
 
   constructor(vertices: ArrayLike<number>, indices: ArrayLike<number>) {
     // Weld equal positions.
@@ -99,6 +104,17 @@ export class TriangleMeshData implements TriangleSource {
     const fill = this.vertexFaceStart.slice(0, nv);
     for (let i = 0; i < this.indices.length; i++) this.vertexFaceList[fill[this.indices[i]]++] = (i / 3) | 0;
     this.hits = new Int32Array(n);
+    {
+      const seen = new Set<number>(), list: number[] = [];
+      for (let i = 0; i < this.indices.length; i++) {
+        const a = this.indices[i], b = this.indices[i % 3 === 2 ? i - 2 : i + 1];
+        const key = a < b ? a * nv + b : b * nv + a;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        list.push(a, b);
+      }
+      this.edges = Int32Array.from(list);
+    }
 
     // Top-down build, splitting the longest axis of the centroid bounds at the median.
     const centroids = new Float64Array(3 * n);
@@ -183,27 +199,18 @@ export class TriangleMeshData implements TriangleSource {
   }
 
   /**
-   * Triangles in the leaves whose bounds the ray o + t d, t in [0, tMax], crosses (ray = [ox, oy, oz, dx, dy, dz, tMax]) (slab test per
-   * node, Ericson 5.3.3); their indices go to `hits`, the count is returned.
+   * Triangles in the leaves whose bounds the ray o + t d, t in [0, tMax], crosses (ray = [ox, oy,
+   * oz, dx, dy, dz, tMax]) (aabb.ts clipRay per node); their indices go to `hits`, the count is returned.
    */
   rayQuery(ray: Float64Array): number {
     if (this.nodeChild.length === 0) return 0;
-    const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
-    const nb = this.nodeBounds, stack = this.stack;
-    const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
+    const nb = this.nodeBounds, stack = this.stack, span = this.span, tMax = ray[6];
     let top = 0, found = 0;
     stack[top++] = 0;
     while (top > 0) {
       const node = stack[--top];
-      const o = 6 * node;
-      let t0 = 0, t1 = tMax;
-      let ta = (nb[o] - ox) * ix, tb = (nb[o + 3] - ox) * ix;
-      if (dx === 0) { if (ox < nb[o] || ox > nb[o + 3]) continue; } else { if (ta > tb) { const t = ta; ta = tb; tb = t; } if (ta > t0) t0 = ta; if (tb < t1) t1 = tb; }
-      ta = (nb[o + 1] - oy) * iy; tb = (nb[o + 4] - oy) * iy;
-      if (dy === 0) { if (oy < nb[o + 1] || oy > nb[o + 4]) continue; } else { if (ta > tb) { const t = ta; ta = tb; tb = t; } if (ta > t0) t0 = ta; if (tb < t1) t1 = tb; }
-      ta = (nb[o + 2] - oz) * iz; tb = (nb[o + 5] - oz) * iz;
-      if (dz === 0) { if (oz < nb[o + 2] || oz > nb[o + 5]) continue; } else { if (ta > tb) { const t = ta; ta = tb; tb = t; } if (ta > t0) t0 = ta; if (tb < t1) t1 = tb; }
-      if (t0 > t1) continue;
+      span[0] = 0; span[1] = tMax;
+      if (!clipRay(ray, nb, 6 * node, span, 0)) continue;
       const c = this.nodeChild[node];
       if (c < 0) {
         const start = -1 - c, end = start + this.nodeSecond[node];

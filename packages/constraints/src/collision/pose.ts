@@ -59,3 +59,28 @@ export function poseIsFinite(p: ArrayLike<number>, o: number): boolean {
   for (let i = 0; i < POSE_STRIDE; i++) if (!Number.isFinite(p[o + i])) return false;
   return true;
 }
+
+/**
+ * poseFromQuaternion with the quaternion q[qo..qo+4) and position p[po..po+3) read from arrays
+ * (doubles passed as arguments to a call that is not inlined are boxed).
+ */
+export function poseFromArrays(q: Float64Array, qo: number, p: Float64Array, po: number, out: Float64Array, o: number): void {
+  const qx = q[qo], qy = q[qo + 1], qz = q[qo + 2], qw = q[qo + 3];
+  const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+  const x = qx / len, y = qy / len, z = qz / len, w = qw / len;
+  const xx = x * x, yy = y * y, zz = z * z;
+  const xy = x * y, xz = x * z, yz = y * z;
+  const wx = w * x, wy = w * y, wz = w * z;
+  out[o] = 1 - 2 * (yy + zz);
+  out[o + 1] = 2 * (xy - wz);
+  out[o + 2] = 2 * (xz + wy);
+  out[o + 3] = 2 * (xy + wz);
+  out[o + 4] = 1 - 2 * (xx + zz);
+  out[o + 5] = 2 * (yz - wx);
+  out[o + 6] = 2 * (xz - wy);
+  out[o + 7] = 2 * (yz + wx);
+  out[o + 8] = 1 - 2 * (xx + yy);
+  out[o + 9] = p[po];
+  out[o + 10] = p[po + 1];
+  out[o + 11] = p[po + 2];
+}

@@ -4,14 +4,14 @@
  * the scene; no allocation when the caller passes the output object (callbacks get a hit object
  * that is reused from call to call: copy what must outlive the callback).
  *
- * Everything goes through the query grid (query-grid.ts, the broad phase's layout): a ray walks
+ * Everything goes through the query grid (query-grid.ts, the broad phase's grid: cell-grid.ts): a ray walks
  * only the cells it crosses, in order along the ray (2D DDA over the (x, z) cells: J. Amanatides and
  * A. Woo, "A Fast Voxel Traversal Algorithm for Ray Tracing", 1987), tests each shape's bounds by
- * slabs (Ericson, "Real-Time Collision Detection", 5.3.3) and then the shape exactly (ray.ts); a
+ * slabs (aabb.ts clipRay) and then the shape exactly (ray.ts); a
  * first-hit ray stops at the first cell that begins beyond the nearest hit found. Large shapes and
  * planes (infinite bounds) are tested directly.
  */
-import { AABB_STRIDE } from './aabb.js';
+import { AABB_STRIDE, clipRay } from './aabb.js';
 import { QueryGrid } from './query-grid.js';
 import { rayBox, rayCapsule, rayHalfSpace, rayHeightfield, rayHull, rayMesh, raySphere } from './ray.js';
 import { POSE_STRIDE } from './pose.js';
@@ -73,21 +73,44 @@ export type ShapeCallback = (body: number, link: number, shape: number) => boole
 
 const ALL = 0xffffffff;
 
-/** Throws a RangeError unless v holds three finite numbers. */
-export function checkVector(fn: string, name: string, v: ArrayLike<number> | null | undefined): void {
-  if (v == null || typeof v.length !== 'number' || v.length < 3 || !(Number.isFinite(v[0]) && Number.isFinite(v[1]) && Number.isFinite(v[2]))) {
-    throw new RangeError(`${fn}: ${name} must hold three finite numbers, got ${v == null ? String(v) : `[${Array.prototype.slice.call(v, 0, 3).join(', ')}]`}`);
-  }
+/**
+ * Copies the caller's vector v (n = 3 numbers, or 4 for a quaternion) into out[o..o+n) and checks
+ * them: a RangeError unless v holds n finite numbers. Each kind of array is read by its own loop:
+ * a read that has met several kinds (Float64Array, Float32Array, Array) hands its number over
+ * boxed on the heap, which a query called every frame must not do.
+ */
+export function readVector(fn: string, name: string, v: ArrayLike<number> | null | undefined, out: Float64Array, o: number, n: number): void {
+  if (copyVector(v, out, o, n)) return;
+  const what = n === 3 ? 'three finite numbers' : `${n} finite numbers`;
+  throw new RangeError(`${fn}: ${name} must hold ${what}, got ${v == null ? String(v) : `[${Array.prototype.slice.call(v, 0, n).join(', ')}]`}`);
+}
+
+/** readVector without the error: whether v held n finite numbers (copied into out[o..o+n)). */
+export function copyVector(v: ArrayLike<number> | null | undefined, out: Float64Array, o: number, n: number): boolean {
+  if (v instanceof Float64Array && v.length >= n) for (let k = 0; k < n; k++) out[o + k] = v[k];
+  else if (v instanceof Float32Array && v.length >= n) for (let k = 0; k < n; k++) out[o + k] = v[k];
+  else if (Array.isArray(v) && v.length >= n) {
+    for (let k = 0; k < n; k++) {
+      const x: unknown = v[k];
+      out[o + k] = typeof x === 'number' ? x : NaN;
+    }
+  } else if (v != null && typeof v.length === 'number' && v.length >= n) {
+    for (let k = 0; k < n; k++) {
+      const x: unknown = v[k];
+      out[o + k] = typeof x === 'number' ? x : NaN;
+    }
+  } else return false;
+  for (let k = 0; k < n; k++) if (!(out[o + k] - out[o + k] === 0)) return false; // not finite
+  return true;
 }
 
 /** Checks origin and direction and writes origin and the unit direction into ray[0..6). */
 function setRay(fn: string, origin: ArrayLike<number>, v: ArrayLike<number>, ray: Float64Array): void {
-  checkVector(fn, 'origin', origin);
-  checkVector(fn, 'direction', v);
-  const len = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  if (!(len > 1e-300 && len < Infinity)) throw new RangeError(`${fn}: direction must be a non-zero vector, got [${v[0]}, ${v[1]}, ${v[2]}]`);
-  ray[0] = origin[0]; ray[1] = origin[1]; ray[2] = origin[2];
-  ray[3] = v[0] / len; ray[4] = v[1] / len; ray[5] = v[2] / len;
+  readVector(fn, 'origin', origin, ray, 0, 3);
+  readVector(fn, 'direction', v, ray, 3, 3);
+  const len = Math.sqrt(ray[3] * ray[3] + ray[4] * ray[4] + ray[5] * ray[5]);
+  if (!(len > 1e-300 && len < Infinity)) throw new RangeError(`${fn}: direction must be a non-zero vector, got [${ray[3]}, ${ray[4]}, ${ray[5]}]`);
+  ray[3] /= len; ray[4] /= len; ray[5] /= len;
 }
 
 function checkMaxDistance(fn: string, maxDistance: number): void {
@@ -107,6 +130,8 @@ export class SceneQueries {
   private readonly scratchHit = new RayHit();
   /** [best distance] of the running first-hit query. */
   private readonly bestT = new Float64Array(1);
+  /** The span of the ray inside a box (clipRay). */
+  private readonly span = new Float64Array(2);
   /** The ray's maxDistance, for walk. */
   private readonly rayMax = new Float64Array(1);
   private bestSlot = -1;
@@ -211,6 +236,13 @@ export class SceneQueries {
     h.normal[0] = res[1]; h.normal[1] = res[2]; h.normal[2] = res[3];
   }
 
+  /** Whether the ray meets the bounds at aabb[o..o+6) within [0, best distance] (aabb.ts clipRay). */
+  private meets(aabb: Float64Array, o: number): boolean {
+    const span = this.span;
+    span[0] = 0; span[1] = this.bestT[0];
+    return clipRay(this.ray, aabb, o, span, 0);
+  }
+
   /** Planes, large shapes, then the grid cells along the ray. */
   private walk(): void {
     const store = this.ready(), g = this.grid, r = this.ray;
@@ -219,26 +251,17 @@ export class SceneQueries {
     for (let k = 0; k < g.planeCount; k++) this.test(store, g.planes[k]);
     for (let k = 0; k < g.largeCount; k++) {
       const s = g.large[k];
-      if (slabs(store.aabb, AABB_STRIDE * s, r, this.bestT)) this.test(store, s);
+      if (this.meets(store.aabb, AABB_STRIDE * s)) this.test(store, s);
     }
     // the ray within the grid's bounds (none when the grid is empty)
     const b = g.bounds;
     if (!(b[0] <= b[3])) return;
     // (the ray's length read from an array: a number argument, or a phi of one with the doubles
     // below, was boxed on the heap once or twice a ray)
-    let t0 = 0, t1 = this.rayMax[0];
-    for (let k = 0; k < 3; k++) {
-      const o = r[k], d = r[3 + k];
-      if (d === 0) {
-        if (o < b[k] || o > b[3 + k]) return;
-        continue;
-      }
-      let ta = (b[k] - o) / d, tb = (b[3 + k] - o) / d;
-      if (ta > tb) { const t = ta; ta = tb; tb = t; }
-      if (ta > t0) t0 = ta;
-      if (tb < t1) t1 = tb;
-      if (t0 > t1) return;
-    }
+    const span = this.span;
+    span[0] = 0; span[1] = this.rayMax[0];
+    if (!clipRay(r, b, 0, span, 0)) return;
+    const t0 = span[0], t1 = span[1];
     if (t0 > this.bestT[0]) return;
     const cell = g.cell[0];
     let cx = Math.floor((ox + t0 * dx) / cell) | 0, cz = Math.floor((oz + t0 * dz) / cell) | 0;
@@ -256,7 +279,7 @@ export class SceneQueries {
         const s = slot[e];
         if (stamp[s] === q) continue;
         stamp[s] = q;
-        if (slabs(aabb, AABB_STRIDE * s, r, this.bestT)) this.test(store, s);
+        if (this.meets(aabb, AABB_STRIDE * s)) this.test(store, s);
       }
       if (this.stopped) return;
       // the next cell begins where this one ends: stop once that is past the nearest hit
@@ -310,15 +333,14 @@ export class SceneQueries {
 
   /**
    * Shapes containing the point (on the boundary counts): solids (sphere, capsule, box, convex
-   * hull, below a plane, below a heightfield's surface over its cells). A triangle mesh is a surface
-   * and contains no point.
+   * hull, below a plane, below a heightfield's surface over its cells and not below its lowest
+   * height). A triangle mesh is a surface and contains no point.
    */
   pointQuery(point: ArrayLike<number>, callback: ShapeCallback, filter?: QueryFilter): void {
-    checkVector('pointQuery', 'point', point);
+    const pt = this.ray;
+    readVector('pointQuery', 'point', point, pt, 0, 3);
     if (typeof callback !== 'function') throw new RangeError('pointQuery: callback must be a function');
     const store = this.ready(), g = this.grid;
-    const pt = this.ray;
-    pt[0] = point[0]; pt[1] = point[1]; pt[2] = point[2];
     const x = pt[0], z = pt[2];
     const q = g.nextStamp();
     this.filter = filter;
@@ -355,12 +377,11 @@ export class SceneQueries {
    * [min, max]; planes whose solid side it reaches.
    */
   bodiesInAabb(min: ArrayLike<number>, max: ArrayLike<number>, callback: ShapeCallback, filter?: QueryFilter): void {
-    checkVector('bodiesInAabb', 'min', min);
-    checkVector('bodiesInAabb', 'max', max);
-    if (!(min[0] <= max[0] && min[1] <= max[1] && min[2] <= max[2])) throw new RangeError(`bodiesInAabb: min must not exceed max on any axis, got min [${min[0]}, ${min[1]}, ${min[2]}] and max [${max[0]}, ${max[1]}, ${max[2]}]`);
-    if (typeof callback !== 'function') throw new RangeError('bodiesInAabb: callback must be a function');
     const box = this.box;
-    box[0] = min[0]; box[1] = min[1]; box[2] = min[2]; box[3] = max[0]; box[4] = max[1]; box[5] = max[2];
+    readVector('bodiesInAabb', 'min', min, box, 0, 3);
+    readVector('bodiesInAabb', 'max', max, box, 3, 3);
+    if (!(box[0] <= box[3] && box[1] <= box[4] && box[2] <= box[5])) throw new RangeError(`bodiesInAabb: min must not exceed max on any axis, got min [${min[0]}, ${min[1]}, ${min[2]}] and max [${max[0]}, ${max[1]}, ${max[2]}]`);
+    if (typeof callback !== 'function') throw new RangeError('bodiesInAabb: callback must be a function');
     this.filter = filter;
     this.shapeCallback = callback;
     try {
@@ -404,7 +425,7 @@ export class SceneQueries {
       for (let s = 0; s < store.slotCount; s++) {
         if (!store.bounded[s] || g.stamp[s] === q) continue;
         g.stamp[s] = q;
-        if (!isLarge(g, s) && !this.visitBounded(store, s, visit)) return;
+        if (!g.isLarge(s, g.largeCount) && !this.visitBounded(store, s, visit)) return;
       }
       return;
     }
@@ -437,39 +458,6 @@ export class SceneQueries {
   }
 }
 
-function isLarge(g: QueryGrid, s: number): boolean {
-  for (let k = 0; k < g.largeCount; k++) if (g.large[k] === s) return true;
-  return false;
-}
-
-/** Whether the ray (origin, unit direction) meets the bounds at aabb[o..o+6) within [0, bestT[0]] (Ericson 5.3.3). */
-function slabs(aabb: Float64Array, o: number, ray: Float64Array, bestT: Float64Array): boolean {
-  const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5];
-  let t0 = 0, t1 = bestT[0];
-  if (dx === 0) { if (ox < aabb[o] || ox > aabb[o + 3]) return false; } else {
-    let ta = (aabb[o] - ox) / dx, tb = (aabb[o + 3] - ox) / dx;
-    if (ta > tb) { const t = ta; ta = tb; tb = t; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  if (dy === 0) { if (oy < aabb[o + 1] || oy > aabb[o + 4]) return false; } else {
-    let ta = (aabb[o + 1] - oy) / dy, tb = (aabb[o + 4] - oy) / dy;
-    if (ta > tb) { const t = ta; ta = tb; tb = t; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  if (dz === 0) { if (oz < aabb[o + 2] || oz > aabb[o + 5]) return false; } else {
-    let ta = (aabb[o + 2] - oz) / dz, tb = (aabb[o + 5] - oz) / dz;
-    if (ta > tb) { const t = ta; ta = tb; tb = t; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  return true;
-}
-
 /** Whether slot s contains the world point at point[0..3). */
 export function containsPoint(store: ShapeStore, s: number, point: Float64Array): boolean {
   const x = point[0], y = point[1], z = point[2];
@@ -494,21 +482,8 @@ export function containsPoint(store: ShapeStore, s: number, point: Float64Array)
     case SHAPE_PLANE: return ly <= 0;
     case SHAPE_HEIGHTFIELD: {
       point[3] = lx; point[4] = ly; point[5] = lz;
-      return belowHeightfield(store.heightfield[s] as HeightfieldData, point);
+      return (store.heightfield[s] as HeightfieldData).contains(point, 3);
     }
     default: return false;
   }
-}
-
-/** Whether the local point at p[3..6) lies over the field's cells and at or below its surface. */
-function belowHeightfield(hf: HeightfieldData, p: Float64Array): boolean {
-  const x = p[3], y = p[4], z = p[5];
-  const sx = hf.spacingX, sz = hf.spacingZ;
-  if (x < 0 || z < 0 || x > (hf.cols - 1) * sx || z > (hf.rows - 1) * sz) return false;
-  const c = Math.min(Math.floor(x / sx), hf.cols - 2), r = Math.min(Math.floor(z / sz), hf.rows - 2);
-  const u = x / sx - c, v = z / sz - r, h = hf.heights, cols = hf.cols;
-  const h00 = h[r * cols + c], h10 = h[r * cols + c + 1], h01 = h[(r + 1) * cols + c], h11 = h[(r + 1) * cols + c + 1];
-  // triangle 0 (v00, v01, v11) where v >= u, triangle 1 (v00, v11, v10) where u >= v
-  const surface = v >= u ? h00 + u * (h11 - h01) + v * (h01 - h00) : h00 + u * (h10 - h00) + v * (h11 - h10);
-  return y <= surface;
 }

@@ -15,6 +15,7 @@
  * (1997); heightfield cells walked by J. Amanatides and A. Woo, "A Fast Voxel Traversal Algorithm
  * for Ray Tracing" (1987).
  */
+import { clipRay } from './aabb.js';
 import type { ConvexHullData } from './hull.js';
 import type { HeightfieldData } from './heightfield.js';
 import type { TriangleMeshData } from './mesh.js';
@@ -211,21 +212,10 @@ export function rayMesh(ray: Float64Array, mesh: TriangleMeshData, tri: Float64A
  */
 export function rayHeightfield(ray: Float64Array, hf: HeightfieldData, tri: Float64Array, res: Float64Array): boolean {
   const ox = ray[0], oy = ray[1], oz = ray[2], dx = ray[3], dy = ray[4], dz = ray[5], tMax = ray[6];
-  const b = hf.bounds;
-  let t0 = 0, t1 = tMax;
-  for (let k = 0; k < 3; k++) {
-    const o = k === 0 ? ox : k === 1 ? oy : oz, d = k === 0 ? dx : k === 1 ? dy : dz;
-    const lo = b[k], hi = b[3 + k];
-    if (d === 0) {
-      if (o < lo || o > hi) return false;
-      continue;
-    }
-    let ta = (lo - o) / d, tb = (hi - o) / d;
-    if (ta > tb) { const t = ta; ta = tb; tb = t; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
+  // the span of the ray over the field's bounds, in ray[7..9)
+  ray[7] = 0; ray[8] = tMax;
+  if (!clipRay(ray, hf.bounds, 0, ray, 7)) return false;
+  const t0 = ray[7], t1 = ray[8];
   const sx = hf.spacingX, sz = hf.spacingZ, lastC = hf.cols - 2, lastR = hf.rows - 2;
   let c = Math.floor((ox + t0 * dx) / sx), r = Math.floor((oz + t0 * dz) / sz);
   c = c < 0 ? 0 : c > lastC ? lastC : c;
