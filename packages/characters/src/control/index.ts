@@ -20,6 +20,8 @@ export { ArmReflex } from './arm-reflex.js';
 export type { CrumpleOptions, ToneStage } from './crumple.js';
 export type { DeathSceneOptions } from './death-scene.js';
 export { PdController, StablePdController } from './pd-control.js';
+export { InverseDynamicsFeedForward } from './feed-forward.js';
+export type { FeedForwardOptions } from './feed-forward.js';
 export type { PdGainsOptions } from './pd-control.js';
 export { excludeOverlappingLinkPairs } from './self-collision.js';
 export { SphericalLimitGuard, ensureSphericalLimitGuard, type SphericalLimitGuardOptions } from './limit-guard.js';

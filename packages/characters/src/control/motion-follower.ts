@@ -32,6 +32,7 @@ import type { Retargeter } from '../motion/retarget.js';
 import { applyImpulse, impulseAsForce } from './impulse.js';
 import { JointTrajectory } from './joint-trajectory.js';
 import { ArmReflex } from './arm-reflex.js';
+import { InverseDynamicsFeedForward } from './feed-forward.js';
 import { bodyForward, crumplePose, DEATH_TONE, fallDirection, type CrumpleOptions, type ToneStage } from './crumple.js';
 import { groupValue, JOINT_GROUPS, jointGroups, type JointGroup, type PerGroup } from './joint-groups.js';
 import { projectIntoLimits } from './joint-range.js';
@@ -209,6 +210,9 @@ export class MotionFollower implements ConstraintSource {
   private reflexUntil = -Infinity;
   /** World time from which a crumpled body's residual tone only resists motion (targets: the present pose, at rest). */
   private limpAfter = Infinity;
+  /** The clip's inverse-dynamics torques (applyFeedForward), made on first use. */
+  private ff: InverseDynamicsFeedForward | null = null;
+  private ffTau: Float64Array | null = null;
   /** World time after which a dead body may be switched off once still, and how long it has been still. */
   private restAfter = Infinity;
   private restTime = 0;
@@ -437,6 +441,31 @@ export class MotionFollower implements ConstraintSource {
     const speed = Math.sqrt(e / m.totalMass());
     this.restTime = speed < this.world.sleepSpeed ? this.restTime + h : 0;
     return this.restTime >= this.world.sleepTime;
+  }
+
+  /**
+   * Adds the clip's own joint torques at the follower's time (inverse dynamics of its q, qd and
+   * qdd: feed-forward.ts), scaled by the muscle tone of each joint's group, to the body's joint
+   * torques, so the drive rows only correct the errors: the same tracking needs far lower torque
+   * limits, and a softly driven character still walks. Call it before each World.step (the World
+   * clears the torques after the step). The root's six forces are left out (the ground, or the
+   * root mode, carries the body), and nothing is added once the body is dead, asleep or the
+   * follower off. Allocation-free after the first call.
+   */
+  applyFeedForward(): void {
+    const b = this.bodyRef, m = this.model;
+    if (!this.enabled || b.sleeping || this.heldQ || this.blendQ || this.limpAfter < Infinity) return;
+    if (!this.ff) {
+      this.ff = new InverseDynamicsFeedForward(this.trajectory, { wrap: this.wrap });
+      this.ffTau = new Float64Array(m.nv);
+    }
+    this.ff.wrap = this.wrap;
+    const tau = this.ff.torques(this.time, this.ffTau!, this.playbackRate);
+    const now = this.world.time, tone = this.tone.at(now), gf = this.groupFactor;
+    for (let g = 0; g < gf.length; g++) gf[g] = this.groupTone[JOINT_GROUPS[g]].at(now);
+    const v0 = m.jointType[0] === JointType.free ? 6 : 0, st = b.state;
+    for (let k = v0; k < m.nv; k++) st.tau[k] += tau[k] * tone * gf[this.dofGroup[k]];
+    st.work.dynamicsValid = false;
   }
 
   /** Joint error per joint at the current clip time: angle of Q^-1 Q_d for rotations, |q - q_d| for 1-dof joints (rad); the free root's position error (m) under `${name}.position`. */
