@@ -149,7 +149,7 @@ describe('BVH forward kinematics: importer + ragdoll + retarget + featherstone F
       const text = readFileSync(data(f.file), 'utf8');
       const raw = rawParse(text);
       const r = importBvh(text, { file: f.file, scale: f.scale });
-      const rd = ragdollFromSkeleton(r.skeleton, { mass: 70 });
+      const rd = ragdollFromSkeleton(r.skeleton, { mass: 70, joints: 'ball' });
       const model = rd.model;
       expect(model.nLinks).toBe(f.joints);
       const rt = new Retargeter(model, r.skeleton);

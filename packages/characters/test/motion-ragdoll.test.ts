@@ -10,18 +10,19 @@ import { BVH_SCALE, importBvh } from '../src/bvh/index.js';
 import { importGltf } from '../src/gltf/index.js';
 import {
   boneSides, capsuleInertia, classifyBones, DE_LEVA_1996_MALE, detectNameMap, MIXAMO_SEGMENTS, ragdollFromSkeleton, RIGIFY_SEGMENTS, Skeleton,
-  VRM_SEGMENTS, type BodySegment,
+  VRM_SEGMENTS, type BodySegment, type Ragdoll,
 } from '../src/motion/index.js';
 
 const gltf = (f: string) => importGltf(new Uint8Array(readFileSync(new URL(`../../../../shared/data/gltf/${f}`, import.meta.url))), { file: f });
 const bvh = (f: string, scale: number) => importBvh(readFileSync(new URL(`../../../../shared/data/bvh/${f}`, import.meta.url), 'utf8'), { file: f, scale });
 
-function checkModel(model: Model, skeleton: Skeleton, mass: number): void {
+function checkModel(model: Model, skeleton: Skeleton, mass: number, joints: Ragdoll['joints'] = []): void {
   expect(model.nLinks).toBe(skeleton.boneCount);
   expect(model.linkNames).toEqual(skeleton.bones.map((b) => b.name));
   expect(model.jointNames).toEqual(skeleton.bones.map((b) => b.name));
   expect(model.jointType[0]).toBe(JointType.free);
-  for (let i = 1; i < model.nLinks; i++) expect(model.jointType[i]).toBe(JointType.spherical);
+  // hinges where the anatomical plan has them (knees, elbows), ball joints elsewhere
+  for (let i = 1; i < model.nLinks; i++) expect(model.jointType[i]).toBe(joints[i]?.type === 'revolute' ? JointType.revolute : JointType.spherical);
   expect(Math.abs(model.totalMass() - mass) / mass).toBeLessThan(1e-12);
   for (let i = 0; i < model.nLinks; i++) {
     expect(model.mass[i]).toBeGreaterThan(0);
@@ -42,7 +43,7 @@ describe('ragdolls from the glTF characters', () => {
     it(`${file}: ${links} links, total mass ${mass} kg, finite capsules, joint names kept`, () => {
       const r = gltf(file);
       const rd = ragdollFromSkeleton(r.skeleton, { mass });
-      checkModel(rd.model, r.skeleton, mass);
+      checkModel(rd.model, r.skeleton, mass, rd.joints);
       // bones with skinned vertices have radii measured from them
       const measured = rd.capsules.filter((c) => c.fromVertices).length;
       expect(measured).toBeGreaterThan(links / 2);
@@ -75,7 +76,7 @@ describe('ragdolls from BVH skeletons: de Leva (1996) segment masses', () => {
     it(`${file}: each segment (per side) carries its fraction of 75 kg`, () => {
       const r = bvh(file, scale);
       const rd = ragdollFromSkeleton(r.skeleton, { mass: 75 });
-      checkModel(rd.model, r.skeleton, 75);
+      checkModel(rd.model, r.skeleton, 75, rd.joints);
       expect(rd.segments.every((s) => s !== null)).toBe(true);
       const totals = new Map<string, number>();
       const sides = boneSides(r.skeleton);
@@ -138,7 +139,7 @@ describe('degenerate skeletons', () => {
     const single = new Skeleton('single', [{ name: 'only', parent: -1, offset: [0, 0, 0] }]);
     for (const sk of [flat, single]) {
       const d = ragdollFromSkeleton(sk, { mass: 10 });
-      checkModel(d.model, sk, 10);
+      checkModel(d.model, sk, 10, d.joints);
       expect(d.capsules.every((c) => c.radius === 1e-3)).toBe(true);
     }
   });

@@ -44,7 +44,7 @@ describe('retargeting onto a ragdoll built from the same skeleton', () => {
   for (const [label, imp] of [['CMU 131_01 (BVH)', { skeleton: bvh.skeleton, clip: bvh.clip }], ['Fox Walk (glTF)', { skeleton: fox.skeleton, clip: fox.clips[1] }]] as const) {
     it(`${label}: R_J q of each spherical joint is the bone's local rotation; the free root is the root's pose`, () => {
       const { skeleton, clip } = imp;
-      const model = ragdollFromSkeleton(skeleton).model;
+      const model = ragdollFromSkeleton(skeleton, { joints: 'ball' }).model;
       const rt = new Retargeter(model, skeleton);
       const pose = clip.createPose();
       let worst = 0, worstRoot = 0, checks = 0;
@@ -74,7 +74,7 @@ describe('retargeting onto a ragdoll built from the same skeleton', () => {
 
     it(`${label}: spherical qd equals the clip's body-frame angular velocity; the free root's qd integrates to q`, () => {
       const { skeleton, clip } = imp;
-      const model = ragdollFromSkeleton(skeleton).model;
+      const model = ragdollFromSkeleton(skeleton, { joints: 'ball' }).model;
       const rt = new Retargeter(model, skeleton);
       const t = clip.startTime + 0.37 * clip.duration;
       const qd = rt.sampleQd(clip, t);
@@ -96,10 +96,10 @@ describe('retargeting onto a ragdoll built from the same skeleton', () => {
 
   it('a model whose joints are named differently is driven through a bone-name map', () => {
     const renamed = new Skeleton('renamed', bvh.skeleton.bones.map((b) => ({ ...b, name: `rig_${b.name.toLowerCase()}` })));
-    const model = ragdollFromSkeleton(renamed).model;
+    const model = ragdollFromSkeleton(renamed, { joints: 'ball' }).model;
     const map = Object.fromEntries(bvh.skeleton.bones.map((b) => [b.name, `rig_${b.name.toLowerCase()}`]));
     const viaMap = new Retargeter(model, bvh.skeleton, { map });
-    const direct = new Retargeter(ragdollFromSkeleton(bvh.skeleton).model, bvh.skeleton);
+    const direct = new Retargeter(ragdollFromSkeleton(bvh.skeleton, { joints: 'ball' }).model, bvh.skeleton);
     for (const t of [0.1, 2.5, 7]) expect(Array.from(viaMap.sampleQ(bvh.clip, t))).toEqual(Array.from(direct.sampleQ(bvh.clip, t)));
     // with no map, no names match: every joint stays neutral
     const none = new Retargeter(model, bvh.skeleton);

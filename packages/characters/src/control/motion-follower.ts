@@ -31,10 +31,14 @@ import type { MotionClip, WrapMode } from '../motion/clip.js';
 import type { Retargeter } from '../motion/retarget.js';
 import { applyImpulse, impulseAsForce } from './impulse.js';
 import { JointTrajectory } from './joint-trajectory.js';
-import { groupValue, jointGroups, type JointGroup, type PerGroup } from './joint-groups.js';
+import { ArmReflex } from './arm-reflex.js';
+import { InverseDynamicsFeedForward } from './feed-forward.js';
+import { bodyForward, crumplePose, DEATH_TONE, fallDirection, type CrumpleOptions, type ToneStage } from './crumple.js';
+import { groupValue, JOINT_GROUPS, jointGroups, type JointGroup, type PerGroup } from './joint-groups.js';
 import { projectIntoLimits } from './joint-range.js';
 import { ensureSphericalLimitGuard } from './limit-guard.js';
 import { MuscleTone } from './muscle-tone.js';
+import { quatSlerp } from '../motion/quat.js';
 import { detMath } from '@sinew/featherstone';
 
 /** How a MotionFollower drives the root: 'kinematic' (follows the clip's root path), 'assisted' (bounded virtual force and torque) or 'free' (not driven). */
@@ -118,11 +122,31 @@ export interface DeathOptions {
   fadeTime?: number;
   residualTone?: number;
   /**
-   * What the fading muscles aim at: 'clip' (default: the clip goes on playing while the tone fades,
-   * so the first frames continue its motion; then its pose at the end of the fade is held), 'hold'
-   * (the pose at the moment of death), or 'relaxed' (a slightly flexed neutral pose).
+   * What the fading muscles aim at: 'crumple' (default: knees, hips and trunk flexed, the arms
+   * reaching toward the fall, from the pose at death after the impulse: crumple.ts; once the fade
+   * is over the residual tone only brakes the joints where they are, holding no limb up), 'clip' (the
+   * clip goes on playing while the tone fades, so the first frames continue its motion; then its
+   * pose at the end of the fade is held), 'hold' (the pose at the moment of death), or 'relaxed'
+   * (a slightly flexed neutral pose).
    */
-  pose?: 'clip' | 'hold' | 'relaxed';
+  pose?: 'crumple' | 'clip' | 'hold' | 'relaxed';
+  /**
+   * Seconds over which a 'crumple' death's targets move from the clip's (whose velocity the drives
+   * keep at first, so the first step continues the motion) to the crumpled pose (default 0.05).
+   */
+  blendTime?: number;
+  /** The protective arm reflex toward the fall of a 'crumple' death (default true): the shoulders' targets follow the fall (arm-reflex.ts). */
+  armReflex?: boolean;
+  /** Seconds after death during which the arms' targets follow the fall's direction (default 0.5); then the last ones are held. */
+  reflexTime?: number;
+  /** The angles of a 'crumple' death (CrumpleOptions; `armReflex` above wins over its own). */
+  crumple?: CrumpleOptions;
+  /**
+   * The order in which the joint groups let go: a factor per group on the tone, falling to its
+   * level after its delay (default DEATH_TONE: legs first, then the trunk, arms and neck with the
+   * tone itself). Null: every group fades with the tone alone.
+   */
+  toneSchedule?: Partial<Record<JointGroup, ToneStage>> | null;
   /**
    * Let the body sleep once it lies still (default true): after the fade, when its root-mean-square
    * speed stays below the World's sleepSpeed for the World's sleepTime, the follower switches
@@ -156,6 +180,13 @@ export class MotionFollower implements ConstraintSource {
   stepAhead: boolean;
   /** Muscle tone over World time. */
   readonly tone = new MuscleTone(1);
+  /** A further factor on the tone per joint group (all 1 until a death's toneSchedule sets them). */
+  readonly groupTone: Readonly<Record<JointGroup, MuscleTone>> = {
+    root: new MuscleTone(1), spine: new MuscleTone(1), head: new MuscleTone(1), arms: new MuscleTone(1), legs: new MuscleTone(1), other: new MuscleTone(1),
+  };
+  /** Index into JOINT_GROUPS of each dof's group, and each group's factor of the last step. */
+  private readonly dofGroup: Uint8Array;
+  private readonly groupFactor = new Float64Array(JOINT_GROUPS.length);
   private clipTime: number;
   private syncTime: number;
   private rate: number;
@@ -170,6 +201,18 @@ export class MotionFollower implements ConstraintSource {
   private heldQ: Float64Array | null = null;
   /** World time after which the clip stops and its pose is held (death with pose 'clip'). */
   private holdAt = Infinity;
+  /** A crumpling death's targets, blended in from the clip's from `blendFrom` over `blendTime` (World time). */
+  private blendQ: Float64Array | null = null;
+  private blendFrom = Infinity;
+  private blendTime = 0;
+  /** A crumpling death's arm reflex, and the World time until which it follows the fall. */
+  private reflex: ArmReflex | null = null;
+  private reflexUntil = -Infinity;
+  /** World time from which a crumpled body's residual tone only resists motion (targets: the present pose, at rest). */
+  private limpAfter = Infinity;
+  /** The clip's inverse-dynamics torques (applyFeedForward), made on first use. */
+  private ff: InverseDynamicsFeedForward | null = null;
+  private ffTau: Float64Array | null = null;
   /** World time after which a dead body may be switched off once still, and how long it has been still. */
   private restAfter = Infinity;
   private restTime = 0;
@@ -200,6 +243,7 @@ export class MotionFollower implements ConstraintSource {
     this.assistTorque = options.assist?.torque ?? 0.5 * weight;
     this.drive = new TrajectoryFollower(body, { includeRoot: true });
     this.maxTorque = new Float64Array(m.nv);
+    this.dofGroup = new Uint8Array(m.nv);
     this.kp = new Float64Array(m.nv);
     this.kd = new Float64Array(m.nv);
     for (let i = 0; i < m.nLinks; i++) {
@@ -213,6 +257,7 @@ export class MotionFollower implements ConstraintSource {
         this.kp[d] = kp;
         this.kd[d] = kd;
         this.maxTorque[d] = max;
+        this.dofGroup[d] = JOINT_GROUPS.indexOf(g);
       }
     }
     this.stepAhead = options.stepAhead ?? true;
@@ -288,7 +333,18 @@ export class MotionFollower implements ConstraintSource {
   private writeTargets(t: number, worldTime: number, h: number): void {
     const d = this.drive, traj = this.trajectory, r = this.playbackRate;
     if (worldTime >= this.holdAt && !this.heldQ) this.heldQ = traj.sampleQ(t, new Float64Array(this.model.nq), this.wrap);
-    if (this.heldQ) {
+    if (this.blendQ && worldTime >= this.blendFrom + this.blendTime) {
+      this.heldQ = this.blendQ;
+      this.blendQ = null;
+    }
+    if (worldTime >= this.limpAfter) {
+      // limp: the residual tone brakes the joints where they are and holds nothing up
+      d.targetQ.set(this.bodyRef.state.q);
+      d.targetQd.fill(0);
+      d.targetQdd.fill(0);
+    } else if (this.blendQ) {
+      this.blendTargets(t, (worldTime - this.blendFrom) / this.blendTime);
+    } else if (this.heldQ) {
       d.targetQ.set(this.heldQ);
       d.targetQd.fill(0);
       d.targetQdd.fill(0);
@@ -315,18 +371,58 @@ export class MotionFollower implements ConstraintSource {
     const tone = this.tone.at(worldTime);
     this.currentTone = tone;
     const m = this.model, v0 = m.jointType[0] === JointType.free ? 6 : 0;
-    for (let k = 0; k < m.nv; k++) d.maxTorque[k] = k < v0 ? this.maxTorque[k] : this.maxTorque[k] * tone;
+    const gf = this.groupFactor;
+    for (let g = 0; g < gf.length; g++) gf[g] = this.groupTone[JOINT_GROUPS[g]].at(worldTime);
+    for (let k = 0; k < m.nv; k++) d.maxTorque[k] = k < v0 ? this.maxTorque[k] : this.maxTorque[k] * tone * gf[this.dofGroup[k]];
+  }
+
+  /**
+   * Targets between the clip's at time t (weight 1 - s) and blendQ (weight s), s the smoothstep of
+   * u in [0, 1]: joints interpolated on their manifold (slerp for rotations), the clip's velocity
+   * and acceleration scaled by 1 - s, so the first steps continue the clip's motion.
+   */
+  private blendTargets(t: number, u: number): void {
+    const d = this.drive, traj = this.trajectory, r = this.playbackRate, m = this.model, b = this.blendQ!;
+    const c = Math.min(1, Math.max(0, u)), s = c * c * (3 - 2 * c);
+    traj.sampleQ(t, d.targetQ, this.wrap);
+    traj.sampleQd(t, d.targetQd, this.wrap);
+    for (let k = 0; k < d.targetQd.length; k++) d.targetQd[k] *= r * (1 - s);
+    if (this.feedforward === 'clip' && r !== 0) {
+      traj.sampleQdd(t, d.targetQdd, this.wrap);
+      for (let k = 0; k < d.targetQdd.length; k++) d.targetQdd[k] *= r * r * (1 - s);
+    } else d.targetQdd.fill(0);
+    const q = d.targetQ;
+    for (let i = 0; i < m.nLinks; i++) {
+      const qo = m.qOffset[i];
+      switch (m.jointType[i]) {
+        case JointType.spherical: quatSlerp(q, qo, b, qo, s, q, qo); break;
+        case JointType.free: quatSlerp(q, qo + 3, b, qo + 3, s, q, qo + 3); for (let k = 0; k < 3; k++) q[qo + k] += s * (b[qo + k] - q[qo + k]); break;
+        default: for (let k = 0; k < m.jointNq[i]; k++) q[qo + k] += s * (b[qo + k] - q[qo + k]);
+      }
+    }
   }
 
   addRows(rows: RowBuffer, ctx: StepContext): void {
     if (!this.enabled) return;
     if (ctx.bodies[this.body].sleeping) return;
-    if (this.world.time >= this.restAfter && this.stillFor(ctx.h)) {
-      this.enabled = false;
-      return;
+    const still = this.world.time >= this.restAfter && this.stillFor(ctx.h);
+    const target = this.blendQ ?? this.heldQ;
+    if (this.reflex && target && this.world.time < this.reflexUntil) {
+      // the arms follow the fall, smoothed over 0.05 s
+      this.reflex.observe(this.bodyRef.state);
+      this.reflex.write(this.bodyRef.state, target, Math.min(1, ctx.h / 0.05));
     }
     this.writeTargets(this.time, this.world.time, ctx.h);
     this.drive.addRows(rows, ctx);
+    if (still) {
+      // the body has been still for the World's sleep time (stillFor measured it with the World's
+      // thresholds): this step's rows still hold it, then the follower switches off and the body
+      // sleeps at the end of the step, rather than counting that time again without its residual
+      // tone (which can leave a light hand or head chattering on the floor)
+      this.enabled = false;
+      const b = this.bodyRef;
+      if (b.restTime < this.world.sleepTime) b.restTime = this.world.sleepTime;
+    }
   }
 
   /** True once the body has moved slower than the World's sleep speed for its sleep time (velocities of the World's last kinematics). */
@@ -345,6 +441,31 @@ export class MotionFollower implements ConstraintSource {
     const speed = Math.sqrt(e / m.totalMass());
     this.restTime = speed < this.world.sleepSpeed ? this.restTime + h : 0;
     return this.restTime >= this.world.sleepTime;
+  }
+
+  /**
+   * Adds the clip's own joint torques at the follower's time (inverse dynamics of its q, qd and
+   * qdd: feed-forward.ts), scaled by the muscle tone of each joint's group, to the body's joint
+   * torques, so the drive rows only correct the errors: the same tracking needs far lower torque
+   * limits, and a softly driven character still walks. Call it before each World.step (the World
+   * clears the torques after the step). The root's six forces are left out (the ground, or the
+   * root mode, carries the body), and nothing is added once the body is dead, asleep or the
+   * follower off. Allocation-free after the first call.
+   */
+  applyFeedForward(): void {
+    const b = this.bodyRef, m = this.model;
+    if (!this.enabled || b.sleeping || this.heldQ || this.blendQ || this.limpAfter < Infinity) return;
+    if (!this.ff) {
+      this.ff = new InverseDynamicsFeedForward(this.trajectory, { wrap: this.wrap });
+      this.ffTau = new Float64Array(m.nv);
+    }
+    this.ff.wrap = this.wrap;
+    const tau = this.ff.torques(this.time, this.ffTau!, this.playbackRate);
+    const now = this.world.time, tone = this.tone.at(now), gf = this.groupFactor;
+    for (let g = 0; g < gf.length; g++) gf[g] = this.groupTone[JOINT_GROUPS[g]].at(now);
+    const v0 = m.jointType[0] === JointType.free ? 6 : 0, st = b.state;
+    for (let k = v0; k < m.nv; k++) st.tau[k] += tau[k] * tone * gf[this.dofGroup[k]];
+    st.work.dynamicsValid = false;
   }
 
   /** Joint error per joint at the current clip time: angle of Q^-1 Q_d for rotations, |q - q_d| for 1-dof joints (rad); the free root's position error (m) under `${name}.position`. */
@@ -385,16 +506,55 @@ export class MotionFollower implements ConstraintSource {
     const fade = options.fadeTime ?? 0.8;
     const residual = options.residualTone ?? 0.05;
     if (!(fade >= 0) || !(residual >= 0 && residual <= 1)) throw new RangeError(`MotionFollower.die: fadeTime ${fade} must be >= 0 and residualTone ${residual} within [0, 1]`);
+    const pose = options.pose ?? 'crumple';
+    this.blendQ = null;
+    this.heldQ = null;
+    this.reflex = null;
+    this.limpAfter = Infinity;
+    this.holdAt = Infinity;
+    if (pose !== 'crumple' && pose !== 'clip' && pose !== 'hold' && pose !== 'relaxed') throw new RangeError(`MotionFollower.die: pose "${String(pose)}": expected 'crumple', 'clip', 'hold' or 'relaxed'`);
+    const schedule = options.toneSchedule === undefined ? DEATH_TONE : options.toneSchedule;
+    for (const g of JOINT_GROUPS) {
+      const stage = schedule?.[g];
+      if (stage && !(stage.delay >= 0 && stage.duration >= 0 && stage.level >= 0 && Number.isFinite(stage.delay + stage.duration + stage.level))) {
+        throw new RangeError(`MotionFollower.die: toneSchedule.${g} needs finite delay >= 0, duration >= 0 and level >= 0, got ${JSON.stringify(stage)}`);
+      }
+    }
     this.tone.rampTo(residual, fade, now);
+    for (const g of JOINT_GROUPS) {
+      const stage = schedule?.[g], t = this.groupTone[g];
+      t.set(t.at(now));
+      if (stage) t.rampTo(stage.level, stage.duration, now + stage.delay);
+    }
     this.restTime = 0;
     this.restAfter = options.sleepAtRest === false ? Infinity : now + fade;
-    const pose = options.pose ?? 'clip';
     if (pose === 'clip') this.holdAt = now + fade;
     else if (pose === 'hold') this.heldQ = Float64Array.from(st.q);
-    else this.heldQ = relaxedPose(m, st.q);
+    else if (pose === 'relaxed') this.heldQ = relaxedPose(m, st.q);
     if (options.impulse) {
       const link = typeof options.impulse.link === 'string' ? m.linkIndex(options.impulse.link) : options.impulse.link;
       applyImpulse(m, st, link, options.impulse.point, options.impulse.impulse);
+    }
+    if (pose === 'crumple') {
+      // from the pose and velocities after the shot: the fall's direction decides the arms' reflex
+      forwardKinematics(m, st, true);
+      const crumple = { ...options.crumple, ...(options.armReflex !== undefined ? { armReflex: options.armReflex } : {}) };
+      const fall = fallDirection(m, st);
+      this.blendQ = crumplePose(m, st, fall, crumple);
+      if (crumple.armReflex !== false) {
+        const reflex = new ArmReflex(m, crumple);
+        const forward = bodyForward(m, st);
+        reflex.setForward(st, forward);
+        reflex.setFall(fall ?? forward);
+        this.reflex = reflex;
+        const time = options.reflexTime ?? 0.5;
+        if (!(time >= 0 && Number.isFinite(time))) throw new RangeError(`MotionFollower.die: reflexTime ${time} must be finite and >= 0`);
+        this.reflexUntil = now + time;
+      }
+      this.blendFrom = now;
+      this.limpAfter = now + fade;
+      this.blendTime = options.blendTime ?? 0.05;
+      if (!(this.blendTime >= 0 && Number.isFinite(this.blendTime))) throw new RangeError(`MotionFollower.die: blendTime ${this.blendTime} must be finite and >= 0`);
     }
     this.world.wake(this.bodyRef);
   }

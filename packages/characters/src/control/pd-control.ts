@@ -2,18 +2,20 @@
  * Joint-torque controllers that write state.tau every step, as alternatives to the constraint-row
  * drives of a MotionFollower (which are solved with the contacts in the World's LCP):
  *
- * PdController, explicit PD:      tau = Kp (q_d - q) + Kd (qd_d - qd)
+ * PdController, explicit PD:      tau = tau_ff + Kp (q_d - q) + Kd (qd_d - qd)
  *
  * StablePdController, stable PD (J. Tan, K. Liu, G. Turk, "Stable Proportional-Derivative
  * Controllers", IEEE Computer Graphics and Applications 31(4):34-44, 2011): the gains act on the
  * state one step ahead,
  *
- *   tau = -Kp (q + dt qd - q_d) - Kd (qd + dt qdd - qd_d),
+ *   tau = tau_ff - Kp (q + dt qd - q_d) - Kd (qd + dt qdd - qd_d),
  *
  * with qdd taken implicitly from the dynamics it produces, M qdd + C = tau (C: Coriolis,
  * centrifugal, gravity and external forces), which gives
  *
- *   (M + dt Kd) qdd = -C - Kp (q + dt qd - q_d) - Kd (qd - qd_d).
+ *   (M + dt Kd) qdd = tau_ff - C - Kp (q + dt qd - q_d) - Kd (qd - qd_d).
+ *
+ * tau_ff is the `feedforward` torque (zero unless set: feed-forward.ts gives a motion's own).
  *
  * M comes from CRBA (massMatrix) and C from RNEA with qdd = 0 (inverseDynamics), both of the
  * featherstone package; the system is solved by Cholesky (nv is a few dozen). Explicit PD is
@@ -54,6 +56,11 @@ abstract class JointTorqueController {
   readonly targetQd: Float64Array;
   /** The torques of the last apply() (added to state.tau). */
   readonly tau: Float64Array;
+  /**
+   * Torques added to the feedback before the clamp, per dof (zero unless set): the motion's own
+   * torques, e.g. InverseDynamicsFeedForward.torques(t, controller.feedforward) before each apply().
+   */
+  readonly feedforward: Float64Array;
   protected readonly err = new Float64Array(6);
   /** Position error per dof (target - current, in velocity coordinates). */
   protected readonly e: Float64Array;
@@ -82,6 +89,7 @@ abstract class JointTorqueController {
     this.targetQ = Float64Array.from(state.q);
     this.targetQd = new Float64Array(nv);
     this.tau = new Float64Array(nv);
+    this.feedforward = new Float64Array(nv);
     this.e = new Float64Array(nv);
   }
 
@@ -117,7 +125,8 @@ export class PdController extends JointTorqueController {
   apply(_dt: number): Float64Array {
     this.positionError();
     const qd = this.state.qd;
-    for (let d = 0; d < this.tau.length; d++) this.tau[d] = this.kp[d] * this.e[d] + this.kd[d] * (this.targetQd[d] - qd[d]);
+    const ff = this.feedforward;
+    for (let d = 0; d < this.tau.length; d++) this.tau[d] = ff[d] + this.kp[d] * this.e[d] + this.kd[d] * (this.targetQd[d] - qd[d]);
     this.write();
     return this.tau;
   }
@@ -155,8 +164,10 @@ export class StablePdController extends JointTorqueController {
     // C: the joint forces that give zero acceleration with no control, i.e. bias forces (gravity,
     // velocity products) and the external forces and user torques already in the state
     inverseDynamics(m, st, this.zero, C);
+    const ff = this.feedforward;
     for (let d = 0; d < nv; d++) {
-      C[d] -= st.tau[d];
+      // the feed-forward acts with the feedback: it takes its part of C
+      C[d] -= st.tau[d] + ff[d];
       M[d * nv + d] += dt * kd[d];
       // p = q + dt qd - q_d = -(e - dt qd)
       rhs[d] = -C[d] + kp[d] * (e[d] - dt * qd[d]) - kd[d] * (qd[d] - this.targetQd[d]);
@@ -165,7 +176,7 @@ export class StablePdController extends JointTorqueController {
     const bad = choleskyFactor(M, nv, M);
     if (bad >= 0) throw new Error(`StablePdController: M + dt Kd is not positive definite at dof ${bad}`);
     choleskySolve(M, nv, rhs, qdd);
-    for (let d = 0; d < nv; d++) this.tau[d] = kp[d] * (e[d] - dt * qd[d]) - kd[d] * (qd[d] + dt * qdd[d] - this.targetQd[d]);
+    for (let d = 0; d < nv; d++) this.tau[d] = ff[d] + kp[d] * (e[d] - dt * qd[d]) - kd[d] * (qd[d] + dt * qdd[d] - this.targetQd[d]);
     this.write();
     return this.tau;
   }

@@ -10,6 +10,8 @@ export { Retargeter } from './retarget.js';
 export type { RetargetOptions } from './retarget.js';
 export { ragdollFromSkeleton } from './ragdoll.js';
 export type { Ragdoll, RagdollCapsule, RagdollOptions } from './ragdoll.js';
+export { anatomicalJoints } from './anatomical-joints.js';
+export type { AnatomicalJoint, AnatomicalRole } from './anatomical-joints.js';
 export { BODY_SEGMENTS, BILATERAL_SEGMENTS, DE_LEVA_1996_MALE, DEFAULT_RADIUS_RATIO } from './segment-mass.js';
 export type { BodySegment } from './segment-mass.js';
 export {

@@ -1,7 +1,8 @@
 /**
- * A ragdoll from a skeleton: one link per bone, a free joint at the root and spherical joints
- * elsewhere, link frames at the bone heads in the rest pose (joint frame = the bone's rest
- * transform, so q = identity is the rest pose), one capsule per bone, masses from segment mass
+ * A ragdoll from a skeleton: one link per bone, a free joint at the root, hinges at the knees and
+ * elbows and ball joints elsewhere with anatomical ranges (anatomical-joints.ts; or ball joints
+ * everywhere with `joints: 'ball'`), link frames at the bone heads in the rest pose (joint frame =
+ * the bone's rest transform, so q = 0 and identity is the rest pose), one capsule per bone, masses from segment mass
  * fractions, inertias from the capsules.
  *
  * Bone geometry, in the bone's frame: the head is the origin; the tip is the mean of the child
@@ -12,6 +13,7 @@
  * bones that own no vertices of a skinned character (roots at the floor, IK targets).
  */
 import { ModelBuilder, setJointDampingTimeConstant, type Model, type ShapeDesc, type SphericalLimits } from '@sinew/featherstone';
+import { anatomicalJoints, type AnatomicalJoint } from './anatomical-joints.js';
 import { boneSides, classifyBones, type SegmentSource } from './bone-names.js';
 import { capsuleInertiaTensor, capsuleVolume, percentile, radiusFromVertices } from './capsule.js';
 import { quatFromYTo, quatRotate, quatRotateInverse } from './quat.js';
@@ -37,7 +39,13 @@ export interface RagdollOptions {
   radiusPercentile?: number;
   /** Fewest owned vertices for a measured radius (default 8). */
   minVertices?: number;
-  /** Joint limits of each spherical joint; `axis` is the bone direction in the joint frame, a natural twist axis. */
+  /**
+   * 'anatomical' (default): hinges at knees and elbows, ball joints with anatomical ranges
+   * elsewhere, from the bones' segments and the rest pose (anatomical-joints.ts); 'ball': a ball
+   * joint at every bone, limited only by `limits`.
+   */
+  joints?: 'anatomical' | 'ball';
+  /** Joint limits of each ball joint, instead of the anatomical ones; `axis` is the bone direction in the joint frame, a natural twist axis. */
   limits?: (bone: Bone, segment: BodySegment | null, axis: [number, number, number]) => SphericalLimits | undefined;
   /**
    * Joint damping as a time constant (s, default 0.25): each joint gets its composite inertia at
@@ -80,6 +88,8 @@ export interface Ragdoll {
   segments: (BodySegment | null)[];
   masses: Float64Array;
   capsules: RagdollCapsule[];
+  /** Each link's anatomical joint (null for the root, and for every link with joints: 'ball'). */
+  joints: (AnatomicalJoint | null)[];
 }
 
 /** Builds a ragdoll from an imported skeleton: a capsule per bone, segment masses (de Leva 1996) and joint limits per body segment. */
@@ -138,6 +148,11 @@ export function ragdollFromSkeleton(skeleton: Skeleton, options: RagdollOptions 
 
   const masses = distributeMass(skeleton, segments.map((sg, i) => (virtual[i] ? null : sg)), capsules, fractions, totalMass);
 
+  const jointMode = options.joints ?? 'anatomical';
+  if (jointMode !== 'anatomical' && jointMode !== 'ball') throw new RangeError(`ragdollFromSkeleton: joints "${String(jointMode)}"; expected 'anatomical' or 'ball'`);
+  const plan = jointMode === 'anatomical'
+    ? anatomicalJoints(skeleton, segments, capsules.map((c) => c.axis.map((a) => a * c.length)), options.gravity)
+    : bones.map(() => null);
   const builder = new ModelBuilder(options.gravity ? { gravity: options.gravity } : {});
   const q = new Float64Array(4);
   for (let i = 0; i < n; i++) {
@@ -150,12 +165,16 @@ export function ragdollFromSkeleton(skeleton: Skeleton, options: RagdollOptions 
     };
     if (options.friction !== undefined) shape.friction = options.friction;
     if (options.restitution !== undefined) shape.restitution = options.restitution;
-    const limits = b.parent >= 0 ? options.limits?.(b, segments[i], c.axis) : undefined;
+    const j = plan[i];
+    const hinge = j?.type === 'revolute' ? j : null;
+    const limits = b.parent < 0 ? undefined : hinge ? { lower: hinge.lower, upper: hinge.upper }
+      : options.limits ? options.limits(b, segments[i], c.axis) : j?.type === 'spherical' ? j.limits : undefined;
     builder.addLink({
       name: b.name,
       parent: b.parent >= 0 ? b.parent : null,
       joint: {
-        type: b.parent >= 0 ? 'spherical' : 'free',
+        type: b.parent < 0 ? 'free' : hinge ? 'revolute' : 'spherical',
+        ...(hinge ? { axis: hinge.axis } : {}),
         position: b.offset,
         rotation: b.rotation,
         ...(limits ? { limits } : {}),
@@ -171,7 +190,7 @@ export function ragdollFromSkeleton(skeleton: Skeleton, options: RagdollOptions 
   const model = builder.build();
   const dampingTime = options.damping !== undefined ? null : options.dampingTime === undefined ? 0.25 : options.dampingTime;
   if (dampingTime !== null) setJointDampingTimeConstant(model, dampingTime);
-  return { builder, model, segments, masses, capsules };
+  return { builder, model, segments, masses, capsules, joints: plan };
 }
 
 /** Tip of bone i in its own frame (see the module comment); `tips` holds the tips of bones before i. */
