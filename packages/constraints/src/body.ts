@@ -114,7 +114,11 @@ export class Body {
   sleeping = false;
   /** @internal Whether frameQ and frameQd hold this sleeper's state as the last step left it (set by the World). */
   sleepSnapshot = false;
-  /** @internal Seconds this body has spent below the sleep thresholds. */
+  /**
+   * Seconds this body has spent below the sleep thresholds; the World puts it to sleep once this
+   * reaches World.sleepTime (a game may set it there to let a body it knows is still sleep at the
+   * end of the next step).
+   */
   restTime = 0;
   /** @internal Island of the current step. */
   island = -1;
