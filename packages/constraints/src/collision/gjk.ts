@@ -169,7 +169,7 @@ export class GjkDistance {
 
   /** Keeps vertices i, j, k (k -1: none) with the trial weights at lambda[from..], dropping those of weight 0. */
   private keep(i: number, j: number, k: number, from: number): void {
-    const S = this.simplex, L = this.lambda;
+    const L = this.lambda;
     const wi = L[from], wj = L[from + 1], wk = k >= 0 ? L[from + 2] : 0;
     // copy the kept vertices to the front (indices ascending, so no vertex is overwritten before it is read)
     let m = 0;
@@ -178,7 +178,6 @@ export class GjkDistance {
     if (k >= 0 && wk > 0) { this.move(k, m); L[m++] = wk; }
     if (m === 0) { this.move(i, 0); L[0] = 1; m = 1; }
     this.count = m;
-    void S;
   }
 
   private move(from: number, to: number): void {
