@@ -57,6 +57,32 @@ describe('kinematic bodies', () => {
     expect(Array.from(platform.state.q.subarray(1))).toEqual([0, 0, 0, 0, 0, 1]);
   });
 
+  it('a ragdoll lying on a platform set moving at 0.5 m/s rides with it: once it has caught up, its pelvis keeps its place on the platform within 1 mm/s and every link moves at the platform\'s velocity within 1 mm/s', () => {
+    const world = new World({ sleep: false });
+    const platform = world.addBody(RigidBody.box([2, 0.1, 2], { mass: 10 }), { name: 'platform', kinematic: true });
+    const ragdoll = world.addBody(humanoidTree({ dampingTime: 0.25 }), { name: 'rider' });
+    const r = Math.SQRT1_2;
+    ragdoll.state.q.set([0, 0.35, 0]);
+    ragdoll.state.q.set([-r, 0, 0, r], 3);
+    for (let i = 0; i < 120; i++) world.step(H);
+    platform.setKinematicVelocity([0.5, 0, 0]);
+    // catching up: friction brings every link to the platform's speed
+    for (let i = 0; i < 60; i++) world.step(H);
+    const rel0 = [ragdoll.state.q[0] - platform.state.q[0], ragdoll.state.q[1] - platform.state.q[1], ragdoll.state.q[2] - platform.state.q[2]];
+    const T = 180;
+    for (let i = 0; i < T; i++) world.step(H);
+    const drift = Math.hypot(ragdoll.state.q[0] - platform.state.q[0] - rel0[0], ragdoll.state.q[1] - platform.state.q[1] - rel0[1], ragdoll.state.q[2] - platform.state.q[2] - rel0[2]);
+    let worst = 0;
+    const v = new Float64Array(3);
+    for (let link = 0; link < ragdoll.model.nLinks; link++) {
+      ragdoll.pointVelocity(link, [0, 0, 0], v);
+      worst = Math.max(worst, Math.hypot(v[0] - 0.5, v[1], v[2]));
+    }
+    console.log(`[kinematic] ragdoll on a 0.5 m/s platform: pelvis drift ${(drift / (T * H) * 1000).toFixed(4)} mm/s over ${T * H} s, worst link speed off the platform's ${(worst * 1000).toFixed(4)} mm/s`);
+    expect(drift / (T * H)).toBeLessThan(1e-3);
+    expect(worst).toBeLessThan(1e-3);
+  });
+
   it('a platform moved by target poses along x = 0.5 (1 - cos 2t) carries the crate with it: the same place on the platform within 1 mm/s, the same velocity within 1 mm/s; the platform is at each target exactly', () => {
     const { world, platform, crate } = platformWithCrate({ sleep: false });
     const rel = [crate.state.q[0] - platform.state.q[0], crate.state.q[1] - platform.state.q[1], crate.state.q[2] - platform.state.q[2]];
