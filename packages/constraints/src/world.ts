@@ -38,7 +38,7 @@ import { rowPositionInto, rowVelocitiesInto, rowVelocityInto } from './rows/meas
 import { RowBuffer, RowTag } from './rows/row-buffer.js';
 import { ConstraintSolver, type KMethod } from './solver/constraint-solver.js';
 import { WarmStartTable } from './solver/warm-start.js';
-import { JointLimits, type JointLimitOptions } from './sources/joint-limits.js';
+import { JointLimits, sphericalLimitGapInto, type JointLimitOptions } from './sources/joint-limits.js';
 import { HingePin, PointPin } from './sources/pin.js';
 import type { ConstraintSource, StepContext } from './sources/source.js';
 import { refusedInput, restoreWorldState, saveWorldState, type WorldState } from './world-state.js';
@@ -2174,8 +2174,11 @@ export class World {
             const j = solver.rowAt(c);
             const tag = rows.tag[j];
             const off = rows.offset[j];
-            if (off === off) rowPositionInto(rows, j, bodies, this.scalar, 0);
-            const gj = off === off ? this.scalar[0] + off : g[j];
+            // (rows measured exactly at their offsets, a spherical limit's stop by its exact gap;
+            // other rows by their measure before the correction)
+            let gj = g[j];
+            if (off === off) { rowPositionInto(rows, j, bodies, this.scalar, 0); gj = this.scalar[0] + off; }
+            else if (tag === RowTag.Limit && sphericalLimitGapInto(rows, j, bodies[rows.bodyA[j]], this.scalar, 0)) gj = this.scalar[0];
             after = Math.max(after, tag === RowTag.Pin ? Math.abs(gj) : tag === RowTag.Contact ? -gj - this.contactSlop : tag === RowTag.Limit ? -gj - this.limitSlop : -gj);
           }
           st.errorAfter = Math.max(st.errorAfter, after);

@@ -233,6 +233,23 @@ function jointViolations(body: Body, link: number, out: Float64Array): boolean {
 }
 
 /**
+ * For a row JointLimits made for a spherical joint's cone or twist stop (the limit key family 1),
+ * writes its gap at the body's current q into out[k] (exact, as the row's error was at its
+ * creation: > 0 within the range) and returns true; false for any other row. Post-stabilisation
+ * reports the error it leaves by it (its rows aim at their linear prediction, which a turn of
+ * the cone's geometry within a step can leave behind).
+ */
+export function sphericalLimitGapInto(rows: RowBuffer, j: number, body: Body, out: Float64Array, k: number): boolean {
+  const key = rows.key[j];
+  if (!(key >= 0) || Math.floor(key / (8 * 65536 * 4096)) !== 1) return false;
+  const which = key % 8;
+  if (which < 2 || which > 4) return false;
+  const sg = sphericalGaps(body, rows.linkA[j], SG);
+  out[k] = which === 2 ? sg[0] : which === 3 ? sg[5] : sg[6];
+  return out[k] === out[k];
+}
+
+/**
  * How far a body's joints stand past their limits (rad or m, 0 when every joint is within its
  * range): revolute and prismatic joints against lower/upper, spherical joints against their swing
  * cone and twist range. Writes the worst violation and the link where it occurs into out.
