@@ -13,6 +13,7 @@ import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
 import { CMU_WALK, humanoidModel, walkOnHumanoid, WALKER_COLORS } from './walker.js';
+import { Gun } from './gun.js';
 import { addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const PLOTS: readonly PlotSpec[] = [
@@ -26,8 +27,8 @@ const BALL_RADIUS = 0.12, BALL_MASS = 8;
 /** The first ball leaves at this time and reaches the walker's chest FLIGHT seconds later. */
 const LAUNCH = 1.3, FLIGHT = 0.3;
 const SHOT = 60; // N s, a click
-/** Factor on a ball's angular velocity per step (about e^-5 per second). */
-const BALL_SPIN_DECAY = 0.98;
+/** Factor on a ball's angular velocity per 1/60 s step (about e^-5 per second). */
+const BALL_SPIN_DECAY = 0.92;
 
 type DeathPose = 'clip' | 'hold' | 'relaxed';
 
@@ -47,9 +48,11 @@ class DeathScene implements Scene {
   readonly summary =
     'The humanoid preset walks by following the CMU walk (joint drives solved with the contacts, the root held by a bounded hand of god). An 8 kg ball knocks it over and at the first touch it dies: the root is let go and the muscle tone fades to 5 % over the fade time while its muscles aim at the chosen pose; joint limits keep the fall human.';
   readonly hint = 'Click the walker to shoot it there (a 60 N s impulse), later clicks poke the body. Reset (R) replays with the fade time and aim set below.';
-  readonly timeStep = 1 / 240;
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [2.2, 1.6, 5.4], target: [0, 0.75, 1.9] } as const;
+  readonly subject = ['walker'];
+  readonly pointerLabel = 'pushes';
   readonly plots = PLOTS;
   readonly assets = [CMU_WALK];
   private fade = 0.8;
@@ -67,7 +70,9 @@ class DeathScene implements Scene {
   private deathTime = -1;
   private cause = '';
   private launched = false;
-  private mark: { p: [number, number, number]; until: number } | null = null;
+  /** A mark on the walker where it was hit: link, point in the link's frame, until when. */
+  private mark: { link: number; local: [number, number, number]; until: number } | null = null;
+  private gun!: Gun;
   private readonly contacts = new ContactCollector();
 
   get controls(): readonly SceneControl[] {
@@ -102,6 +107,7 @@ class DeathScene implements Scene {
     this.world.addStatic({ geometry: { type: 'plane' }, friction: 0.9 }, 'floor');
     this.walker = addRagdoll(this.world, this.model, 'walker', this.pairs);
     this.follower = new MotionFollower(this.world, this.walker, { trajectory: this.trajectory, root: 'assisted' });
+    this.gun = new Gun(this.world);
     forwardKinematics(this.model, this.walker.state);
   }
 
@@ -145,12 +151,26 @@ class DeathScene implements Scene {
     const p: [number, number, number] = [SHOT * ray.direction[0], SHOT * ray.direction[1], SHOT * ray.direction[2]];
     if (this.deathTime < 0) this.die(`shot in the ${this.model.linkNames[hit.link].replace(/_/g, ' ')}`, { link: hit.link, point: hit.point, impulse: p });
     else applyImpulse(this.world, this.walker, hit.link, hit.point, [0.5 * p[0], 0.5 * p[1], 0.5 * p[2]]);
-    this.mark = { p: hit.point, until: this.time + 0.5 };
+    this.markAt(hit.link, hit.point);
     return true;
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
+  /** Marks a world point of one of the walker's links (the mark moves with the link). */
+  private markAt(link: number, p: ArrayLike<number>): void {
+    const P = this.walker.state.work.pose, o = 12 * link;
+    const d = [p[0] - P[o + 9], p[1] - P[o + 10], p[2] - P[o + 11]];
+    // the link frame's coordinates: R^T d (R row-major, link to world)
+    const local: [number, number, number] = [0, 1, 2].map((c) => P[o + c] * d[0] + P[o + 3 + c] * d[1] + P[o + 6 + c] * d[2]) as [number, number, number];
+    this.mark = { link, local, until: this.time + 0.6 };
+  }
+
   step(dt: number): void {
-    if (!this.launched && this.time >= LAUNCH) {
+    // the thrown ball is for a living walker: once it is dead (shot first), none comes
+    if (!this.launched && this.deathTime < 0 && this.time >= LAUNCH) {
       this.launched = true;
       this.throwBall(this.aimPoint(FLIGHT), FLIGHT);
     }
@@ -161,6 +181,7 @@ class DeathScene implements Scene {
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     for (const b of this.world.bodies) {
       assertFinite(this.name, this.time, b.state);
       forwardKinematics(b.model, b.state);
@@ -173,9 +194,11 @@ class DeathScene implements Scene {
         if (rows.tag[r] !== RowTag.Contact || !(rows.error[r] < 0.08)) continue;
         const a = rows.bodyA[r], b = rows.bodyB[r];
         if ((a === w && b > w) || (b === w && a > w)) {
-          const P = this.world.bodies[a === w ? b : a].state.work.pose;
-          this.mark = { p: [P[9], P[10], P[11]], until: this.time + 0.5 };
-          this.die('hit by the ball');
+          const other = this.world.bodies[a === w ? b : a];
+          const link = a === w ? rows.linkA[r] : rows.linkB[r];
+          const local = a === w ? rows.pA : rows.pB; // the contact point in the walker's link frame
+          this.mark = { link, local: [local[3 * r], local[3 * r + 1], local[3 * r + 2]], until: this.time + 0.6 };
+          this.die(this.gun.owns(other) ? `shot in the ${this.model.linkNames[link].replace(/_/g, ' ')}` : 'hit by the ball');
           break;
         }
       }
@@ -185,13 +208,18 @@ class DeathScene implements Scene {
   sync(view: SceneView): void {
     view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS });
     this.balls.forEach((b, i) => view.articulation(`ball${i}`, b.model, b.state, { colors: [0xe4572e] }));
-    if (this.mark && this.time < this.mark.until) view.marker('hit', ...this.mark.p, 0.04, 0xffd166);
+    if (this.mark && this.time < this.mark.until) {
+      const P = this.walker.state.work.pose, o = 12 * this.mark.link, l = this.mark.local;
+      const at = [0, 1, 2].map((k) => P[o + 3 * k] * l[0] + P[o + 3 * k + 1] * l[1] + P[o + 3 * k + 2] * l[2] + P[o + 9 + k]);
+      view.marker('hit', at[0], at[1], at[2], 0.04, 0xff5470);
+    }
+    this.gun.draw(view, this.time);
     this.contacts.draw(view, 'floor', this.world);
   }
 
   info(): string[] {
-    if (this.deathTime < 0) return [`walker       alive, walking (clip ${this.follower.time.toFixed(2)} s)`];
-    return [`walker       dead at ${this.deathTime.toFixed(2)} s, ${this.cause}`, `             tone ${this.follower.currentTone.toFixed(2)}, fade ${this.fade.toFixed(2)} s, aim: ${this.pose}`];
+    if (this.deathTime < 0) return [`walker       alive, walking (clip ${this.follower.time.toFixed(2)} s)`, this.gun.info()];
+    return [this.gun.info(), `walker       dead at ${this.deathTime.toFixed(2)} s, ${this.cause}`, `             tone ${this.follower.currentTone.toFixed(2)}, fade ${this.fade.toFixed(2)} s, aim: ${this.pose}`];
   }
 
   stats(): SceneStats {

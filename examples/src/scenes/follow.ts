@@ -14,6 +14,7 @@ import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
 import { CMU_WALK, Ghost, humanoidModel, rootPath, walkingCircle, walkOnHumanoid, WALKER_COLORS } from './walker.js';
+import { Gun } from './gun.js';
 import { addRagdoll, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries } from './world-view.js';
 
 type Drive = 'constraint rows' | 'stable PD' | 'PD';
@@ -43,10 +44,12 @@ class FollowScene implements Scene {
   readonly title = 'Trajectory following';
   readonly summary =
     'The humanoid follows one gait cycle of the CMU walk around a circle (the thin yellow figure is the target pose, seen when the body leaves it) and gets pushed, by itself every 3.5 s or where you click: an impulse at a point, a dip in muscle tone, recovery to the clip. Drive the joints by acceleration constraints (rows solved with the contacts and limits in one LCP) or by PD / stable PD joint torques, and compare the tracking error.';
+  readonly pointerLabel = 'pushes';
   readonly hint = 'Click a body part to push it there.';
-  readonly timeStep = 1 / 240;
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [0.6, 4.6, 7.6], target: [0.2, 0.4, 0.5] } as const;
+  readonly subject = ['walker'];
   readonly plots = PLOTS;
   readonly assets = [CMU_WALK];
   private drive: Drive = 'constraint rows';
@@ -65,6 +68,7 @@ class FollowScene implements Scene {
   private follower!: MotionFollower;
   private pd: PdController | StablePdController | null = null;
   private time = 0;
+  private gun!: Gun;
   private nextPush = FIRST_PUSH;
   private pushes = 0;
   private arrow: { from: [number, number, number]; to: [number, number, number]; until: number } | null = null;
@@ -106,6 +110,7 @@ class FollowScene implements Scene {
     this.pushes = 0;
     this.arrow = null;
     this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
+    this.gun = new Gun(this.world);
     this.world.addStatic({ geometry: { type: 'plane' }, friction: 0.9 }, 'floor');
     this.walker = addRagdoll(this.world, this.model, 'walker', this.pairs);
     // the hand of god pulls with up to 0.8 body weights: a hard push moves the walker off its path, and it comes back
@@ -172,11 +177,17 @@ class FollowScene implements Scene {
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     assertFinite(this.name, this.time, this.walker.state);
     forwardKinematics(this.model, this.walker.state);
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
   sync(view: SceneView): void {
+    this.gun.draw(view, this.time);
     view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS });
     view.lines('path', this.path, this.path.length / 6, 0x4d6a86);
     // the target pose: hidden inside the body while it tracks, in the open when it is pushed off
@@ -191,7 +202,7 @@ class FollowScene implements Scene {
   }
 
   info(): string[] {
-    return [`drive        ${this.drive}, root ${this.rootMode}`, `pushes       ${this.pushes} of ${this.push} N s`];
+    return [this.gun.info(), `drive        ${this.drive}, root ${this.rootMode}`, `pushes       ${this.pushes} of ${this.push} N s`];
   }
 
   stats(): SceneStats {

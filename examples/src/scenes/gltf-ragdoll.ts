@@ -11,6 +11,7 @@ import { forwardKinematics } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, SkinBinding } from '../sim/scene.js';
+import { Gun } from './gun.js';
 import { applyImpulse, ContactCollector, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 export const CESIUM_MAN = 'data/CesiumMan.glb';
@@ -54,8 +55,9 @@ class GltfRagdollScene implements Scene {
   readonly title = 'glTF ragdoll';
   readonly summary =
     'CesiumMan (glTF, 19-bone skin) made into a ragdoll: importGltf reads the skeleton and the vertices each bone owns, ragdollFromSkeleton sizes a capsule per bone from them, shares out 70 kg by de Leva\'s segment fractions (one small table names the segments of the unnamed bones) and adds ball joints with cone limits. The skinned mesh (three.js) follows the links; the faint capsules are what collides.';
+  readonly pointerLabel = 'pushes';
   readonly hint = 'Click a body part to push it there; it is also thrown up every 4 s.';
-  readonly timeStep = 1 / 240;
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [-0.3, 2.0, 3.9], target: [-0.35, 0.4, 0] } as const;
   readonly plots = PLOTS;
@@ -73,6 +75,7 @@ class GltfRagdollScene implements Scene {
   private ragdoll!: Ragdoll;
   private binding!: SkinBinding;
   private time = 0;
+  private gun!: Gun;
   private throws = 0;
   private excluded = 0;
   private readonly contacts = new ContactCollector();
@@ -96,7 +99,8 @@ class GltfRagdollScene implements Scene {
     });
     const model = this.ragdoll.model;
     this.binding = { asset: CESIUM_MAN, linkNodes: boneNodes(model.linkNames, glbNodeNames(bytes)) };
-    this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 }, substeps: 2 });
+    this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
+    this.gun = new Gun(this.world);
     this.world.addStatic({ geometry: { type: 'plane' } }, 'floor');
     this.body = this.world.addBody(model, { name: 'CesiumMan' });
     // capsules sized from the skin overlap their neighbours at rest: those pairs do not collide
@@ -132,11 +136,17 @@ class GltfRagdollScene implements Scene {
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     assertFinite(this.name, this.time, this.body.state);
     forwardKinematics(this.body.model, this.body.state);
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
   sync(view: SceneView): void {
+    this.gun.draw(view, this.time);
     const { model, state } = this.body;
     view.skinnedMesh('cesium', this.binding, model, state);
     view.articulation('capsules', model, state, { colors: [0x7fd1ff, 0xffc36b], opacity: 0.22 });

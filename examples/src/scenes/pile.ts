@@ -7,8 +7,9 @@
 import { World, type Body } from '@sinew/constraints';
 import { forwardKinematics, type Model, type ShapeDesc } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';
-import type { PlotSpec, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
+import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
 import { humanoidModel } from './walker.js';
+import { Gun } from './gun.js';
 import { addRagdoll, ContactCollector, overlappingPairs, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const STEPS = 7, RISE = 0.2, TREAD = 0.36, WIDTH = 3.2;
@@ -53,7 +54,7 @@ class PileScene implements Scene {
   readonly title = 'Pile of ragdolls';
   readonly summary =
     'Humanoid ragdolls (16 links, 43 dofs each) dropped in layers onto a flight of stairs. Contacts between them couple them into islands, each one LCP; resting islands sleep. The readout splits a step into its phases: rows (collision and constraint rows), K (AccelerationDeltas), solve (PGS), integrate, stabilise. Large piles run slower than real time: the page caps the steps per frame.';
-  readonly timeStep = 1 / 240;
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [4.6, 3.6, 4.4], target: [0, 1.0, -1.4] } as const;
   readonly plots = PLOTS;
@@ -64,6 +65,7 @@ class PileScene implements Scene {
   private bodies: Body[] = [];
   private shapes: ShapeDesc[] = [];
   private time = 0;
+  private gun!: Gun;
   private readonly contacts = new ContactCollector();
 
   get controls(): readonly SceneControl[] {
@@ -78,6 +80,7 @@ class PileScene implements Scene {
     this.ctx = ctx;
     this.time = 0;
     this.world = new World({ timings: true, solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-6, sor: 1 } });
+    this.gun = new Gun(this.world);
     this.world.addStatic({ geometry: { type: 'plane' } }, 'floor');
     this.shapes = stairs();
     this.shapes.forEach((s, k) => this.world.addStatic(s, `step${k}`));
@@ -112,13 +115,19 @@ class PileScene implements Scene {
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     for (const b of this.bodies) {
       assertFinite(this.name, this.time, b.state);
       forwardKinematics(this.model, b.state);
     }
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
   sync(view: SceneView): void {
+    this.gun.draw(view, this.time);
     this.shapes.forEach((s, k) => view.staticShape(`step${k}`, s, k % 2 === 0 ? 0x5b6475 : 0x535c6c));
     this.bodies.forEach((b, i) => {
       const c = PALETTE[i % PALETTE.length];
@@ -130,7 +139,7 @@ class PileScene implements Scene {
   info(): string[] {
     const st = this.world.stats, ms = st.ms;
     const total = PHASES.reduce((s, p) => s + ms[p], 0);
-    return [
+    return [this.gun.info(), 
       `ragdolls     ${this.count} (${this.count - st.sleeping} awake), ${st.islands} islands, ${st.rows} rows`,
       `step split   ${total.toFixed(2)} ms: rows ${ms.rows.toFixed(2)}, dyn ${ms.dynamics.toFixed(2)}`,
       `             K ${ms.k.toFixed(2)}, solve ${ms.solve.toFixed(2)}, integ ${ms.integrate.toFixed(2)}, stab ${ms.stabilize.toFixed(2)}`,

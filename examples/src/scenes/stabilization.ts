@@ -108,7 +108,7 @@ class StabilizationScene implements Scene {
   readonly title = 'Stabilisation';
   readonly summary =
     'Left to right, the same 6-link chain held to its post by constraint rows (a hinge pin) as in maximal coordinates, with no stabilisation, Baumgarte (alpha 50/s) and post-stabilisation (the Cline thesis experiment, 1 ms steps). The plot shows each pin separation on a log scale; red lines draw it 10,000x. Behind: a 100-link chain closed into a loop by a pin. In front: the quadruped preset standing on its joint drives.';
-  readonly timeStep = 1 / 240;
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [-0.1, 2.6, 7.6], target: [-0.1, 1.1, -0.5] } as const;
   readonly plots = PLOTS;
@@ -131,7 +131,7 @@ class StabilizationScene implements Scene {
     const solver = { maxIterations: ctx.settings.solverIterations, tolerance: 1e-12, sor: 1 };
     this.lanes = LANES.map((l) => {
       const pivot: Vec3 = [l.x, 1.75, 0];
-      const world = new World({ stabilization: l.mode, baumgarteAlpha: 50, substeps: 4, stabilizationTolerance: 1e-12, solver, sleep: false });
+      const world = new World({ stabilization: l.mode, baumgarteAlpha: 50, substeps: 16, stabilizationTolerance: 1e-12, solver, sleep: false });
       const body = world.addBody(clineChain(pivot), { name: `chain ${l.label}` });
       const hinge = world.addConstraint(new HingePin(0, 0, [-LINK / 2, 0, 0], pivot, [0, 0, 1], [0, 0, 1]));
       return { label: l.label, mode: l.mode, color: l.color, pivot, world, body, hinge, error: 0 };
@@ -140,8 +140,8 @@ class StabilizationScene implements Scene {
     this.ground = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
     this.ground.addStatic({ geometry: { type: 'plane' } }, 'floor');
     // the loop: an arc whose tip is pinned where it starts; 3 cm links need short steps
-    // (4 sub-steps), as in the 100-link chain scene
-    this.loopWorld = new World({ substeps: 4, solver: { maxIterations: 50, tolerance: 1e-10, sor: 1 }, sleep: false });
+    // (16 sub-steps of the 1/60 s step), as in the 100-link chain scene
+    this.loopWorld = new World({ substeps: 16, solver: { maxIterations: 50, tolerance: 1e-10, sor: 1 }, sleep: false });
     const loopModel = loopChain();
     this.loop = this.loopWorld.addBody(loopModel, { name: 'loop', selfCollision: false });
     const q = this.loop.state.q;
