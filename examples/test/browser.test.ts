@@ -279,10 +279,19 @@ describe.skipIf(!hasChromium)('examples page: what a game developer sees first',
     });
   }
 
+  // one tab per window size, going from scene to scene by the URL's hash, as a visitor would
+  const tabs = new Map<number, { page: Page; errors: string[] }>();
+  afterAll(async () => { for (const t of tabs.values()) await t.page.close(); });
+
   for (const size of SIZES) {
     it.each(scenes)(`#%s: the subject is in view, clear of the panels, at 1 s, 5 s and 10 s (${size.width}x${size.height})`, async (scene) => {
       const t0 = performance.now();
-      const { page, errors } = await open(scene, size);
+      let tab = tabs.get(size.width);
+      if (!tab) { tab = await open(scene, size); tabs.set(size.width, tab); }
+      const { page, errors } = tab;
+      const before = errors.length;
+      await page.evaluate((s) => { location.hash = s; }, scene);
+      await page.waitForFunction((s) => window.__sinew!.scene === s && window.__sinew!.time < 1, scene, { timeout: 30_000 });
       const sizes: string[] = [];
       for (const t of [1, 5, 10]) {
         await page.evaluate((time) => window.__sinew!.fastForward(time), t);
@@ -309,8 +318,7 @@ describe.skipIf(!hasChromium)('examples page: what a game developer sees first',
       const times = await shownTimes(page);
       expect(times.length).toBeGreaterThan(2);
       for (const x of times) expect(x, `${scene}: a time shown`).toBeGreaterThanOrEqual(0);
-      await page.close();
-      expect(errors).toEqual([]);
+      expect(errors.slice(before)).toEqual([]);
       console.log(`[browser test] #${scene} ${size.width}x${size.height}: subject framed (${sizes.join(', ')}) in ${ms(t0)}`);
     });
   }
@@ -433,12 +441,12 @@ describe.skipIf(!hasChromium)('examples page: what a game developer sees first',
     await page.waitForFunction(() => window.__sinew!.time > 0.1, null, { timeout: 30_000 });
     const centre = await page.evaluate(() => { const f = window.__sinew!.free; return { x: (f.left + f.right) / 2, y: (f.top + f.bottom) / 2 }; });
     await page.mouse.click(centre.x, centre.y);
-    await page.evaluate(() => window.__sinew!.fastForward(6.2));
+    await page.evaluate(() => window.__sinew!.fastForward(5.2));
     await frames(page, 2);
     const info = (await page.evaluate(() => window.__sinew!.info())).join(' ');
     const [, fired, live, removed, strikes] = info.match(/(\d+) fired, (\d+) in flight, (\d+) removed, (\d+) strikes/)!.map(Number);
-    expect(fired).toBeGreaterThanOrEqual(7); // 6 from the turret (0.5 s, then every second) and the click
-    expect(removed).toBeGreaterThanOrEqual(2); // a ball lives 4 s at most
+    expect(fired).toBeGreaterThanOrEqual(6); // 5 from the turret (0.5 s, then every second) and the click
+    expect(removed).toBeGreaterThanOrEqual(1); // a ball lives 4 s at most
     expect(fired).toBe(live + removed);
     expect(strikes).toBeGreaterThanOrEqual(fired - live - 1);
     const keys = await page.evaluate(() => window.__sinew!.bodies());

@@ -124,6 +124,7 @@ function resetScene(): void {
   panel.showError(null);
   speed.clear();
   guarded(() => { runner.reset(); plot.reset(runner.scene.plots); sampleAndDraw(); });
+  view.subject.keys = runner.scene.subject ?? null; // a reset may change the bodies (the pile's count)
   rig.home();
 }
 

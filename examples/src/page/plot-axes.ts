@@ -32,10 +32,10 @@ export function niceAxis(min: number, max: number, intervals = 4): Axis {
   return { lo, hi: hi > lo ? hi : lo + step, step, digits: Math.max(0, -Math.floor(Math.log10(step) + 1e-9)) };
 }
 
-/** A tick label: fixed digits, or exponent notation for very large or very small values. */
+/** A tick label: the digits the step needs, in exponent notation for axes of very large or very small values. */
 export function formatTick(x: number, axis: Axis): string {
   if (x === 0) return '0';
-  const a = Math.abs(axis.step);
-  if (a >= 1e5 || a < 1e-4) return x.toExponential(2);
-  return x.toFixed(axis.digits);
+  const size = Math.max(Math.abs(axis.lo), Math.abs(axis.hi));
+  if (size >= 1e5 || size < 1e-3) return x.toExponential(Math.min(12, Math.max(1, Math.ceil(Math.log10(Math.abs(x) / axis.step)))));
+  return x.toFixed(Math.min(12, axis.digits));
 }

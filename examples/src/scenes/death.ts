@@ -14,7 +14,7 @@ import { pick } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
 import { CMU_WALK, humanoidModel, walkOnHumanoid, WALKER_COLORS } from './walker.js';
 import { Gun } from './gun.js';
-import { addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { LinkMark, addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const PLOTS: readonly PlotSpec[] = [
   { title: 'muscle tone', unit: '1 = full strength', series: ['tone'] },
@@ -46,8 +46,10 @@ class DeathScene implements Scene {
   readonly name = 'death';
   readonly title = 'Ragdoll death';
   readonly summary =
+    'A man walks towards you; a ball knocks him over and he goes limp as he falls. Click him to fire a ball from where you look (he dies where it hits), or change how fast his muscles let go and replay with R.';
+  readonly details =
     'The humanoid preset walks by following the CMU walk (joint drives solved with the contacts, the root held by a bounded hand of god). An 8 kg ball knocks it over and at the first touch it dies: the root is let go and the muscle tone fades to 5 % over the fade time while its muscles aim at the chosen pose; joint limits keep the fall human.';
-  readonly hint = 'Click the walker to shoot it there (a 60 N s impulse), later clicks poke the body. Reset (R) replays with the fade time and aim set below.';
+  readonly hint = 'Click to fire a ball from the camera (aimed with World.castRay); with "pushes", a click shoves the body part under the pointer. Reset (R) replays with the fade time and aim set below.';
   readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [2.2, 1.6, 5.4], target: [0, 0.75, 1.9] } as const;
@@ -70,8 +72,8 @@ class DeathScene implements Scene {
   private deathTime = -1;
   private cause = '';
   private launched = false;
-  /** A mark on the walker where it was hit: link, point in the link's frame, until when. */
-  private mark: { link: number; local: [number, number, number]; until: number } | null = null;
+  /** A mark on the walker where it was hit, moving with the link. */
+  private readonly mark = new LinkMark();
   private gun!: Gun;
   private readonly contacts = new ContactCollector();
 
@@ -101,7 +103,7 @@ class DeathScene implements Scene {
     this.deathTime = -1;
     this.cause = '';
     this.launched = false;
-    this.mark = null;
+    this.mark.clear();
     this.balls = [];
     this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
     this.world.addStatic({ geometry: { type: 'plane' }, friction: 0.9 }, 'floor');
@@ -151,21 +153,12 @@ class DeathScene implements Scene {
     const p: [number, number, number] = [SHOT * ray.direction[0], SHOT * ray.direction[1], SHOT * ray.direction[2]];
     if (this.deathTime < 0) this.die(`shot in the ${this.model.linkNames[hit.link].replace(/_/g, ' ')}`, { link: hit.link, point: hit.point, impulse: p });
     else applyImpulse(this.world, this.walker, hit.link, hit.point, [0.5 * p[0], 0.5 * p[1], 0.5 * p[2]]);
-    this.markAt(hit.link, hit.point);
+    this.mark.set(this.walker, hit.link, hit.point, this.time + 0.6);
     return true;
   }
 
   shoot(ray: PointerRay): void {
     this.gun.fire(ray, this.time);
-  }
-
-  /** Marks a world point of one of the walker's links (the mark moves with the link). */
-  private markAt(link: number, p: ArrayLike<number>): void {
-    const P = this.walker.state.work.pose, o = 12 * link;
-    const d = [p[0] - P[o + 9], p[1] - P[o + 10], p[2] - P[o + 11]];
-    // the link frame's coordinates: R^T d (R row-major, link to world)
-    const local: [number, number, number] = [0, 1, 2].map((c) => P[o + c] * d[0] + P[o + 3 + c] * d[1] + P[o + 6 + c] * d[2]) as [number, number, number];
-    this.mark = { link, local, until: this.time + 0.6 };
   }
 
   step(dt: number): void {
@@ -197,7 +190,7 @@ class DeathScene implements Scene {
           const other = this.world.bodies[a === w ? b : a];
           const link = a === w ? rows.linkA[r] : rows.linkB[r];
           const local = a === w ? rows.pA : rows.pB; // the contact point in the walker's link frame
-          this.mark = { link, local: [local[3 * r], local[3 * r + 1], local[3 * r + 2]], until: this.time + 0.6 };
+          this.mark.setLocal(this.walker, link, local.subarray(3 * r, 3 * r + 3), this.time + 0.6);
           this.die(this.gun.owns(other) ? `shot in the ${this.model.linkNames[link].replace(/_/g, ' ')}` : 'hit by the ball');
           break;
         }
@@ -208,11 +201,8 @@ class DeathScene implements Scene {
   sync(view: SceneView): void {
     view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS });
     this.balls.forEach((b, i) => view.articulation(`ball${i}`, b.model, b.state, { colors: [0xe4572e] }));
-    if (this.mark && this.time < this.mark.until) {
-      const P = this.walker.state.work.pose, o = 12 * this.mark.link, l = this.mark.local;
-      const at = [0, 1, 2].map((k) => P[o + 3 * k] * l[0] + P[o + 3 * k + 1] * l[1] + P[o + 3 * k + 2] * l[2] + P[o + 9 + k]);
-      view.marker('hit', at[0], at[1], at[2], 0.04, 0xff5470);
-    }
+    const at = this.mark.at(this.time);
+    if (at) view.marker('hit', at[0], at[1], at[2], 0.04, 0xff5470);
     this.gun.draw(view, this.time);
     this.contacts.draw(view, 'floor', this.world);
   }

@@ -29,10 +29,13 @@ class LimitsScene implements Scene {
   readonly name = 'limits';
   readonly title = 'Joint limits, drag';
   readonly summary =
+    'A limp man dangles on a string and flings his limbs about; the coloured arcs and cones show how far each joint may bend, and they never bend further. Drag a limb to pull it, or switch a click to shoot.';
+  readonly details =
     'The humanoid preset (de Leva masses, AAOS joint ranges) as a limp ragdoll on a string. Every joint range is drawn: swing cones of the ball joints, arcs of the hinges; the green line is where the limb points now, red near a stop. Limit rows keep every limb inside its range.';
   readonly click = 'pointer';
+  readonly subject = ['humanoid'];
   readonly pointerLabel = 'drags';
-  readonly hint = 'Drag any body part with the left mouse button (a pin follows the pointer, with at most 1.5 body weights of force); drag the background to orbit.';
+  readonly hint = 'Drag any body part (a pin follows the pointer, with at most 1.5 body weights of force); drag the background to orbit. Set a click to shoot to fire balls instead.';
   readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [1.7, 1.9, 3.6], target: [0, 1.15, 0] } as const;

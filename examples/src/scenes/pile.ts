@@ -5,10 +5,11 @@
  * its phases (World.stats.ms).
  */
 import { World, type Body } from '@sinew/constraints';
-import { forwardKinematics, type Model, type ShapeDesc } from '@sinew/featherstone';
+import { forwardKinematics, JointType, State, type Model, type ShapeDesc } from '@sinew/featherstone';
+import type { JointTrajectory } from '@sinew/characters';
 import { assertFinite } from '../sim/metrics.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
-import { humanoidModel } from './walker.js';
+import { CMU_WALK, humanoidModel, walkOnHumanoid } from './walker.js';
 import { Gun } from './gun.js';
 import { addRagdoll, ContactCollector, overlappingPairs, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
@@ -52,13 +53,24 @@ function stairs(): ShapeDesc[] {
 class PileScene implements Scene {
   readonly name = 'pile';
   readonly title = 'Pile of ragdolls';
+  readonly hint = 'Click to fire a ball from the camera into the pile.';
   readonly summary =
+    'Ragdolls tumble down a flight of stairs and pile up at the bottom; once they stop moving they fall asleep and cost almost nothing. Add more with the slider, and click to fire balls into the pile.';
+  readonly details =
     'Humanoid ragdolls (16 links, 43 dofs each) dropped in layers onto a flight of stairs. Contacts between them couple them into islands, each one LCP; resting islands sleep. The readout splits a step into its phases: rows (collision and constraint rows), K (AccelerationDeltas), solve (PGS), integrate, stabilise. Large piles run slower than real time: the page caps the steps per frame.';
   readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [4.6, 3.6, 4.4], target: [0, 1.0, -1.4] } as const;
   readonly plots = PLOTS;
+  /** The walk lends the ragdolls their poses (arms down, legs apart), the elbows and knees bent at random on top. */
+  readonly assets = [CMU_WALK];
   private count = 4;
+  /** The ragdolls, not the balls fired at them. */
+  get subject(): readonly string[] {
+    return Array.from({ length: this.count }, (_, i) => `ragdoll${i}`);
+  }
+  private walk: JointTrajectory | null = null;
+  private overlaps: [number, number][] = [];
   private ctx!: SceneContext;
   private world!: World;
   private model!: Model;
@@ -84,8 +96,13 @@ class PileScene implements Scene {
     this.world.addStatic({ geometry: { type: 'plane' } }, 'floor');
     this.shapes = stairs();
     this.shapes.forEach((s, k) => this.world.addStatic(s, `step${k}`));
-    this.model = humanoidModel({ height: 1.75, mass: 70, dampingRate: 3 });
-    const overlaps = overlappingPairs(this.model);
+    if (!this.walk) {
+      this.model = humanoidModel({ height: 1.75, mass: 70, dampingRate: 3 });
+      this.walk = walkOnHumanoid(ctx, this.model).trajectory;
+      this.overlaps = overlappingPairs(this.model, this.walk);
+    }
+    const overlaps = this.overlaps;
+    const pose = new State(this.model);
     const rnd = random(7);
     this.bodies = [];
     const top = STEPS * RISE;
@@ -94,6 +111,8 @@ class PileScene implements Scene {
       // layers of three, 0.42 m apart, lying along the fall line over the upper steps
       const layer = Math.floor(i / 3), slot = i % 3;
       const q = body.state.q;
+      this.pose(rnd, pose.q);
+      q.set(pose.q.subarray(7), 7); // the joints; the root is placed below
       const pelvisY = 0.53 * 1.75;
       q[0] = (slot - 1) * 0.95 + 0.2 * (rnd() - 0.5);
       q[1] = top + 0.6 + 0.42 * layer - pelvisY + 0.15 * rnd();
@@ -107,6 +126,23 @@ class PileScene implements Scene {
       // thrown down the stairs, tumbling
       setRootVelocity(body, [2 * (rnd() - 0.5), 2 * (rnd() - 0.5), 2 * (rnd() - 0.5)], [0.4 * (rnd() - 0.5), 0, 1.6 + 0.6 * rnd()]);
       this.bodies.push(body);
+    }
+  }
+
+  /**
+   * A pose for a ragdoll: a random moment of the walk (its ball joints: arms hanging, legs apart,
+   * the trunk turned), the hinges (elbows, knees) bent to a random point of the inner 70 % of
+   * their range.
+   */
+  private pose(rnd: () => number, q: Float64Array): void {
+    const m = this.model, walk = this.walk!;
+    walk.sampleQ(walk.startTime + rnd() * walk.duration, q);
+    for (let i = 1; i < m.nLinks; i++) {
+      if (m.jointType[i] !== JointType.revolute) continue;
+      const v = m.vOffset[i], lo = m.lower[v], hi = m.upper[v];
+      if (!Number.isFinite(lo) || !Number.isFinite(hi)) continue;
+      const mid = (lo + hi) / 2, half = 0.35 * (hi - lo);
+      q[m.qOffset[i]] = mid + half * (2 * rnd() - 1);
     }
   }
 
