@@ -201,17 +201,21 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
       await page.close();
       expect(errors).toEqual([]);
     }
-    for (const scene of solverScenes) {
-      const { page, errors } = await open(scene);
+    // one tab, from scene to scene by the URL's hash: the setting carries over, and each scene reads it
+    const { page, errors } = await open(solverScenes[0]);
+    for (const [k, scene] of solverScenes.entries()) {
+      await page.evaluate((s) => { location.hash = s; }, scene);
+      await page.waitForFunction((s) => window.__sinew!.scene === s, scene, { timeout: 30_000 });
       expect(await page.isDisabled('#iterations')).toBe(false);
-      await page.fill('#iterations', '7');
+      const n = 7 + k;
+      await page.fill('#iterations', String(n));
       await page.press('#iterations', 'Tab');
-      await page.waitForFunction(() => window.__sinew!.solverIterations === 7);
+      await page.waitForFunction((m) => window.__sinew!.solverIterations === m, n);
       const t = await page.evaluate(() => window.__sinew!.time);
       await page.waitForFunction((t0) => window.__sinew!.time > t0, t, { timeout: 30_000 });
-      await page.close();
-      expect(errors).toEqual([]);
     }
+    await page.close();
+    expect(errors).toEqual([]);
   });
 });
 

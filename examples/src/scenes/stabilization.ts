@@ -14,8 +14,9 @@ import { HingePin, PointPin, TrajectoryFollower, World, type Body, type Stabiliz
 import { characterFromJSON, quadruped } from '@sinew/characters';
 import { ModelBuilder, forwardKinematics, type Model } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';
-import type { PlotSpec, Scene, SceneContext, SceneStats, SceneView, Vec3 } from '../sim/scene.js';
+import type { PlotSpec, PointerRay, Scene, SceneContext, SceneStats, SceneView, Vec3 } from '../sim/scene.js';
 import { capsuleInertiaX, capsuleLink } from './capsule.js';
+import { Gun } from './gun.js';
 import { ContactCollector, worldEnergy } from './world-view.js';
 
 const LINK = 0.2, RADIUS = 0.025, LINK_MASS = 0.2, LINKS = 6;
@@ -108,6 +109,8 @@ class StabilizationScene implements Scene {
   readonly title = 'Stabilisation';
   readonly summary =
     'Three chains hang from their posts by joints held together by the solver, each with a different way of fixing drift: the red lines show the gap growing in the first and staying shut in the last. Behind them, a loop of 100 links; in front, a four-legged creature standing on its own.';
+  readonly hint = 'Click to fire a ball from the camera at the quadruped (or anything on the ground).';
+  readonly subject = ['chain-none', 'chain-baumgarte', 'chain-post', 'loop', 'quadruped'];
   readonly details =
     'Left to right, the same 6-link chain held to its post by constraint rows (a hinge pin) as in maximal coordinates, with no stabilisation, Baumgarte (alpha 50/s) and post-stabilisation (the Cline thesis experiment, 1 ms steps). The plot shows each pin separation on a log scale; red lines draw it 10,000x. Behind: a 100-link chain closed into a loop by a pin. In front: the quadruped preset standing on its joint drives.';
   readonly timeStep = 1 / 60;
@@ -123,6 +126,8 @@ class StabilizationScene implements Scene {
   private creature!: Body;
   private drive!: TrajectoryFollower;
   private time = 0;
+  /** Balls fired at the quadruped (only its World has them: the chains' worlds stay as the experiment wants). */
+  private gun!: Gun;
   private readonly contacts = new ContactCollector();
   private readonly sep = new Float64Array(3);
   private readonly gapLines = new Float64Array(6 * 4);
@@ -140,6 +145,7 @@ class StabilizationScene implements Scene {
     });
 
     this.ground = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
+    this.gun = new Gun(this.ground);
     this.ground.addStatic({ geometry: { type: 'plane' } }, 'floor');
     // the loop: an arc whose tip is pinned where it starts; 3 cm links need short steps
     // (16 sub-steps of the 1/60 s step), as in the 100-link chain scene
@@ -187,6 +193,7 @@ class StabilizationScene implements Scene {
     this.ground.solverOptions.maxIterations = it;
     const st = this.ground.step(dt);
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     for (const b of this.ground.bodies) {
       assertFinite(this.name, this.time, b.state);
       forwardKinematics(b.model, b.state);
@@ -206,7 +213,12 @@ class StabilizationScene implements Scene {
     setYaw('neck', 0.5 * Math.sin(2 * Math.PI * 0.25 * t), 0.15 * Math.sin(2 * Math.PI * 0.4 * t));
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
   sync(view: SceneView): void {
+    this.gun.draw(view, this.time);
     let n = 0;
     const g = this.gapLines;
     for (const lane of this.lanes) {
