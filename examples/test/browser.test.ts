@@ -216,7 +216,7 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
     }
     await page.close();
     expect(errors).toEqual([]);
-  });
+  }, 300_000); // nine scenes built in turn: the pile's alone takes seconds on a busy machine
 });
 
 /** Every number shown with a unit of time (s, ms) in the HUD and the panel's readout. */

@@ -6,6 +6,8 @@ const COLORS = ['#ffd166', '#4cc9f0', '#f78c6b', '#b8f2a0', '#c77dff', '#ff6b9a'
 const STRIP = 80; // CSS pixels per plot
 const WINDOW = 10; // seconds shown
 const MAX_SAMPLES = 4000;
+/** Decades a log axis spans at most; smaller values are drawn at its floor. */
+const LOG_DECADES = 12;
 
 export class PlotPanel {
   private specs: readonly PlotSpec[] = [];
@@ -92,7 +94,9 @@ export class PlotPanel {
       let axis: Axis | null = null;
       if (spec.log) {
         if (!Number.isFinite(lo)) { lo = -1; hi = 0; }
-        lo = Math.floor(lo); hi = Math.max(Math.ceil(hi), lo + 1);
+        // at most LOG_DECADES below the top: a value at the floor (a denormal, a tiny round-off) would
+        // otherwise stretch the axis to 1e-324 and flatten everything else
+        hi = Math.ceil(hi); lo = Math.max(Math.floor(lo), hi - LOG_DECADES); hi = Math.max(hi, lo + 1);
       } else {
         // round numbers, never below zero for a quantity that is never negative
         axis = niceAxis(lo, hi);
@@ -135,7 +139,8 @@ export class PlotPanel {
         for (let i = 0; i < arr.length; i++) {
           const v = arr[i];
           if (!Number.isFinite(v) || this.times[i] < t0 - 1e-9) { pen = false; continue; }
-          if (pen) ctx.lineTo(x(this.times[i]), y(v)); else ctx.moveTo(x(this.times[i]), y(v));
+          const yv = y(Math.max(lo, Math.min(hi, v)));
+          if (pen) ctx.lineTo(x(this.times[i]), yv); else ctx.moveTo(x(this.times[i]), yv);
           pen = true;
         }
         ctx.stroke();
