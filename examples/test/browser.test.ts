@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       args: ARGS,
-      viewport: { width: 1280, height: 720 },
+      viewport: { width: 1280, height: 800 },
     });
     console.log(`[browser test] chromium ${context.browser()?.version() ?? ''} started in ${ms(t0)}`);
     mkdirSync(SHOTS, { recursive: true });
@@ -56,9 +56,10 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  /** Opens the page at #scene in a new tab, collecting console errors and page errors. */
-  async function open(scene: string): Promise<{ page: Page; errors: string[] }> {
+  /** Opens the page at #scene in a new tab (of `size`, default 1280x800), collecting console errors and page errors. */
+  async function open(scene: string, size?: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
     const page = await context.newPage();
+    if (size) await page.setViewportSize(size);
     const errors: string[] = [];
     page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
     page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
@@ -200,16 +201,264 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
       await page.close();
       expect(errors).toEqual([]);
     }
-    for (const scene of solverScenes) {
-      const { page, errors } = await open(scene);
+    // one tab, from scene to scene by the URL's hash: the setting carries over, and each scene reads it
+    const { page, errors } = await open(solverScenes[0]);
+    for (const [k, scene] of solverScenes.entries()) {
+      await page.evaluate((s) => { location.hash = s; }, scene);
+      await page.waitForFunction((s) => window.__sinew!.scene === s, scene, { timeout: 30_000 });
       expect(await page.isDisabled('#iterations')).toBe(false);
-      await page.fill('#iterations', '7');
+      const n = 7 + k;
+      await page.fill('#iterations', String(n));
       await page.press('#iterations', 'Tab');
-      await page.waitForFunction(() => window.__sinew!.solverIterations === 7);
+      await page.waitForFunction((m) => window.__sinew!.solverIterations === m, n);
       const t = await page.evaluate(() => window.__sinew!.time);
       await page.waitForFunction((t0) => window.__sinew!.time > t0, t, { timeout: 30_000 });
+    }
+    await page.close();
+    expect(errors).toEqual([]);
+  }, 300_000); // nine scenes built in turn: the pile's alone takes seconds on a busy machine
+});
+
+/** Every number shown with a unit of time (s, ms) in the HUD and the panel's readout. */
+async function shownTimes(page: Page): Promise<number[]> {
+  const text = await page.evaluate(() => `${document.getElementById('hud')!.textContent} ${document.getElementById('readout')!.textContent}`);
+  return [...text.matchAll(/(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(?:ms|s)\b/g)].map((m) => Number(m[1]));
+}
+
+
+describe.skipIf(!hasChromium)('examples page: what a game developer sees first', () => {
+  let server: ServedPage;
+  let context: BrowserContext;
+  let profile: string;
+  const SIZES = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
+
+  beforeAll(async () => {
+    server = await servePage({ port: 0 });
+    profile = mkdtempSync(join(tmpdir(), 'sinew-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport: SIZES[0] });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  async function open(scene: string, size: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
+    const page = await context.newPage();
+    await page.setViewportSize(size);
+    const errors: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    await page.goto(`${server.url}#${scene}`);
+    await page.waitForFunction((s) => window.__sinew?.ready === true && window.__sinew.scene === s, scene, { timeout: 30_000 });
+    return { page, errors };
+  }
+
+  /** Waits until `n` more frames have been drawn. */
+  async function frames(page: Page, n: number): Promise<void> {
+    const f = await page.evaluate(() => window.__sinew!.frames);
+    await page.waitForFunction((f0) => window.__sinew!.frames >= f0, f + n, { timeout: 30_000 });
+  }
+
+  /**
+   * Where the subject's box lands on the page: the 8 corners projected, whether all are in front of
+   * the camera, their bounding rectangle, and the rectangles of the panels drawn over the view.
+   */
+  async function subjectOnScreen(page: Page) {
+    return page.evaluate(() => {
+      const h = window.__sinew!;
+      const b = h.subjectBox();
+      const pts = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => h.project(b[(i & 1) ? 3 : 0], b[(i & 2) ? 4 : 1], b[(i & 4) ? 5 : 2]));
+      const rect = (el: Element) => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+      const panels = ['panel', 'hud', 'plot'].map((id) => document.getElementById(id)!).filter((el) => !(el as HTMLElement).hidden).map(rect);
+      return {
+        box: b,
+        inFront: pts.every((p) => p.inFront),
+        shown: { left: Math.min(...pts.map((p) => p.x)), right: Math.max(...pts.map((p) => p.x)), top: Math.min(...pts.map((p) => p.y)), bottom: Math.max(...pts.map((p) => p.y)) },
+        panels,
+        view: { width: innerWidth, height: innerHeight },
+      };
+    });
+  }
+
+  // one tab per window size, going from scene to scene by the URL's hash, as a visitor would
+  const tabs = new Map<number, { page: Page; errors: string[] }>();
+  afterAll(async () => { for (const t of tabs.values()) await t.page.close(); });
+
+  for (const size of SIZES) {
+    it.each(scenes)(`#%s: the subject is in view, clear of the panels, at 1 s, 5 s and 10 s (${size.width}x${size.height})`, async (scene) => {
+      const t0 = performance.now();
+      let tab = tabs.get(size.width);
+      if (!tab) { tab = await open(scene, size); tabs.set(size.width, tab); }
+      const { page, errors } = tab;
+      const before = errors.length;
+      await page.evaluate((s) => { location.hash = s; }, scene);
+      await page.waitForFunction((s) => window.__sinew!.scene === s && window.__sinew!.time < 1, scene, { timeout: 30_000 });
+      const sizes: string[] = [];
+      for (const t of [1, 5, 10]) {
+        await page.evaluate((time) => window.__sinew!.fastForward(time), t);
+        const s = await subjectOnScreen(page); // the camera moved with each fast-forwarded frame
+        if (t === 10) {
+          await frames(page, 1);
+          await page.screenshot({ path: join(SHOTS, `frame-${scene}-${size.width}.png`) });
+        }
+        expect(s.box[3], `${scene} at ${t} s: the subject box is not empty`).toBeGreaterThan(s.box[0]);
+        expect(s.inFront, `${scene} at ${t} s: every corner in front of the camera`).toBe(true);
+        const slack = 2; // px: rounding of the layout
+        expect(s.shown.left, `${scene} at ${t} s: left edge`).toBeGreaterThanOrEqual(-slack);
+        expect(s.shown.top, `${scene} at ${t} s: top edge`).toBeGreaterThanOrEqual(-slack);
+        expect(s.shown.right, `${scene} at ${t} s: right edge`).toBeLessThanOrEqual(s.view.width + slack);
+        expect(s.shown.bottom, `${scene} at ${t} s: bottom edge`).toBeLessThanOrEqual(s.view.height + slack);
+        for (const p of s.panels) {
+          const overlap = Math.max(0, Math.min(p.right, s.shown.right) - Math.max(p.left, s.shown.left)) * Math.max(0, Math.min(p.bottom, s.shown.bottom) - Math.max(p.top, s.shown.top));
+          expect(overlap, `${scene} at ${t} s: the subject (${JSON.stringify(s.shown)}) under a panel (${JSON.stringify(p)})`).toBeLessThanOrEqual(slack * slack);
+        }
+        // and it is not a speck: the box spans a good part of the free side
+        sizes.push(`${t} s ${Math.round(s.shown.right - s.shown.left)}x${Math.round(s.shown.bottom - s.shown.top)} px`);
+        expect(Math.max(s.shown.right - s.shown.left, s.shown.bottom - s.shown.top)).toBeGreaterThan(0.25 * Math.min(s.view.width, s.view.height));
+      }
+      const times = await shownTimes(page);
+      expect(times.length).toBeGreaterThan(2);
+      for (const x of times) expect(x, `${scene}: a time shown`).toBeGreaterThanOrEqual(0);
+      expect(errors.slice(before)).toEqual([]);
+      console.log(`[browser test] #${scene} ${size.width}x${size.height}: subject framed (${sizes.join(', ')}) in ${ms(t0)}`);
+    });
+  }
+
+  it('shows frames per second and the real-time ratio as measured (simulated over wall time, within 5 %), above the fold', async () => {
+    for (const scene of ['death', 'pile']) {
+      const { page, errors } = await open(scene, SIZES[0]);
+      // the test's own record of the page's clock, every animation frame: [frame stamp (ms), simulated time (s)]
+      await page.evaluate(() => {
+        const rec: [number, number][] = [];
+        (window as unknown as { rec: typeof rec }).rec = rec;
+        const f = () => { const h = window.__sinew; if (h?.ready && rec[rec.length - 1]?.[0] !== h.wall) rec.push([h.wall, h.time]); requestAnimationFrame(f); };
+        requestAnimationFrame(f);
+      });
+      await page.waitForFunction(() => window.__sinew!.time > 0.3, null, { timeout: 30_000 });
+      const w0 = await page.evaluate(() => window.__sinew!.wall);
+      // after more than one window of the readout (2 s of wall time): what is shown, read in one go with the record
+      const handle = await page.waitForFunction((w) => {
+        const h = window.__sinew!;
+        if (h.wall < w + 2600) return false;
+        const n = (id: string) => Number((document.getElementById(id)!.textContent ?? '').match(/-?\d+(\.\d+)?/)?.[0] ?? NaN);
+        return { fps: n('hud-fps'), ratio: n('hud-ratio'), stepMs: n('hud-step'), time: n('hud-time'), sim: h.time, span: h.speedSpan, rec: (window as unknown as { rec: [number, number][] }).rec.slice() };
+      }, w0, { timeout: 60_000, polling: 'raf' });
+      const b = (await handle.jsonValue()) as { fps: number; ratio: number; stepMs: number; time: number; sim: number; span: { wall0: number; wall1: number }; rec: [number, number][] };
+      // the window the page says it measured: more than 2 s of wall time ending at the last frame, whose clock the record saw
+      const rec = b.rec;
+      const first = rec.find((r) => r[0] === b.span.wall0), last = rec.find((r) => r[0] === b.span.wall1);
+      expect(first, 'the window starts at a frame the test saw').toBeDefined();
+      expect(last, 'the window ends at a frame the test saw').toBeDefined();
+      expect(b.span.wall1 - b.span.wall0).toBeGreaterThanOrEqual(2000);
+      const ratio = (last![1] - first![1]) / ((last![0] - first![0]) / 1000);
+      const framesIn = rec.filter((r) => r[0] > first![0] && r[0] <= last![0]).length;
+      const fps = framesIn / ((last![0] - first![0]) / 1000);
+      console.log(`[browser test] #${scene}: shown ${b.ratio}x real time, ${b.fps} fps, step ${b.stepMs} ms; measured ${ratio.toFixed(3)}x, ${fps.toFixed(2)} fps over ${((last![0] - first![0]) / 1000).toFixed(2)} s`);
+      expect(Math.abs(b.ratio - ratio)).toBeLessThanOrEqual(0.05 * ratio);
+      expect(Math.abs(b.fps - fps)).toBeLessThanOrEqual(0.05 * fps);
+      expect(b.stepMs).toBeGreaterThan(0);
+      expect(Math.abs(b.time - b.sim)).toBeLessThanOrEqual(0.05);
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        await frames(page, 1);
+        const hud = await page.evaluate(() => { const r = document.getElementById('hud')!.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, text: document.getElementById('hud')!.textContent }; });
+        expect(hud.top).toBeGreaterThanOrEqual(0);
+        expect(hud.bottom).toBeLessThan(0.15 * size.height); // at the top of the window
+        expect(hud.right).toBeLessThanOrEqual(size.width);
+        expect(hud.text).toMatch(/fps.*real time.*step .* ms/);
+      }
       await page.close();
       expect(errors).toEqual([]);
     }
+  });
+
+  it('on a phone, folds the panel and the plots; the panel opens and folds again; "View" frames the subject after a zoom', async () => {
+    const { page, errors } = await open('follow', SIZES[1]);
+    const layout = () => page.evaluate(() => ({
+      panel: document.getElementById('panel')!.getBoundingClientRect().height,
+      body: getComputedStyle(document.getElementById('panel-body')!).display,
+      plots: (document.getElementById('plot') as HTMLCanvasElement).hidden,
+    }));
+    const folded = await layout();
+    expect(folded.body).toBe('none');
+    expect(folded.panel).toBeLessThan(0.2 * 844);
+    expect(folded.plots).toBe(true);
+    await page.click('#panel-toggle');
+    const open1 = await layout();
+    expect(open1.body).not.toBe('none');
+    expect(open1.panel).toBeLessThanOrEqual(0.56 * 844);
+    await page.click('#panel-toggle');
+    expect((await layout()).body).toBe('none');
+    // zoom far out with the wheel: the user has the distance now; "View" gives it back to the framing
+    const box = await subjectOnScreen(page);
+    const span = (s: typeof box) => s.shown.right - s.shown.left;
+    await page.mouse.move(195, 300);
+    for (let k = 0; k < 6; k++) await page.mouse.wheel(0, 400);
+    await frames(page, 6);
+    const zoomed = await subjectOnScreen(page);
+    expect(span(zoomed)).toBeLessThan(0.8 * span(box));
+    await page.click('#frame');
+    await frames(page, 4);
+    const framed = await subjectOnScreen(page);
+    expect(span(framed)).toBeGreaterThan(0.8 * span(box));
+    await page.screenshot({ path: join(SHOTS, 'phone-follow-framed.png') });
+    await page.close();
+    expect(errors).toEqual([]);
+    // on a wide window the panel is open and the plots are shown
+    const wide = await open('follow', SIZES[0]);
+    expect(await wide.page.evaluate(() => getComputedStyle(document.getElementById('panel-body')!).display)).not.toBe('none');
+    expect(await wide.page.evaluate(() => (document.getElementById('plot') as HTMLCanvasElement).hidden)).toBe(false);
+    await wide.page.close();
+    expect(wide.errors).toEqual([]);
+  });
+
+  it('#death: a click fires a ball from the camera that kills the walker, and the thrown ball then never comes', async () => {
+    const { page, errors } = await open('death', SIZES[0]);
+    await page.waitForFunction(() => window.__sinew!.time > 0.2, null, { timeout: 30_000 });
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => !window.__sinew!.playing);
+    const chest = await page.evaluate(() => {
+      const p = window.__sinew!.linkPositions();
+      return window.__sinew!.project(p[6], p[7] + 0.15, p[8]); // thorax origin, a little up
+    });
+    await page.mouse.click(chest.x, chest.y);
+    expect(await page.evaluate(() => window.__sinew!.bodies())).toContain('shot1');
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => window.__sinew!.info().some((l) => l.includes('dead')), null, { timeout: 30_000 });
+    const info = (await page.evaluate(() => window.__sinew!.info())).join(' ');
+    expect(info).toMatch(/shot in the/);
+    const died = Number(info.match(/dead at ([\d.]+) s/)![1]);
+    expect(died).toBeLessThan(1.3); // before the ball would have been thrown
+    await page.evaluate(() => window.__sinew!.fastForward(3));
+    await frames(page, 2);
+    expect(await page.evaluate(() => window.__sinew!.bodies())).not.toContain('ball0');
+    await page.screenshot({ path: join(SHOTS, 'death-shot-from-camera.png') });
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('#gun: the turret and a click fire balls aimed by castRay, spent balls leave the world, strikes are counted', async () => {
+    const { page, errors } = await open('gun', SIZES[0]);
+    await page.waitForFunction(() => window.__sinew!.time > 0.1, null, { timeout: 30_000 });
+    const centre = await page.evaluate(() => { const f = window.__sinew!.free; return { x: (f.left + f.right) / 2, y: (f.top + f.bottom) / 2 }; });
+    await page.mouse.click(centre.x, centre.y);
+    await page.evaluate(() => window.__sinew!.fastForward(5.2));
+    await frames(page, 2);
+    const info = (await page.evaluate(() => window.__sinew!.info())).join(' ');
+    const [, fired, live, removed, strikes] = info.match(/(\d+) fired, (\d+) in flight, (\d+) removed, (\d+) strikes/)!.map(Number);
+    expect(fired).toBeGreaterThanOrEqual(6); // 5 from the turret (0.5 s, then every second) and the click
+    expect(removed).toBeGreaterThanOrEqual(1); // a ball lives 4 s at most
+    expect(fired).toBe(live + removed);
+    expect(strikes).toBeGreaterThanOrEqual(fired - live - 1);
+    const keys = await page.evaluate(() => window.__sinew!.bodies());
+    expect(keys.filter((k) => k.startsWith('shot'))).toHaveLength(live);
+    await page.click('#control-debug button[data-option="on"]');
+    await frames(page, 2);
+    await page.screenshot({ path: join(SHOTS, 'gun-debug-lines.png') });
+    await page.close();
+    expect(errors).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ describe('headless demo of the 6-link chain', () => {
 
   it('simulates exactly 2 s in whole steps and reports each second', () => {
     expect(report.time).toBeCloseTo(2, 12);
-    expect(report.steps).toBe(480);
+    expect(report.steps).toBe(120);
     expect(report.rows.map((r) => r.time)).toEqual([1, 2]);
   });
 
@@ -128,7 +128,11 @@ describe('the scenes of the examples issue, headless', () => {
     // pushes at 2 s: the error jumps, then by 4 to 5 s it is small again
     expect(rows.rows[2].seriesRange['root error'][1]).toBeGreaterThan(rows.rows[0].seriesRange['root error'][1]);
     expect(rows.rows[4].seriesRange['root error'][1]).toBeLessThan(0.06);
-    expect(rows.rows[4].seriesRange['joint error'][1]).toBeLessThan(0.06);
+    // back on the clip: over 4 to 5 s the joints track as well as an unpushed walker does over the
+    // same second (at 1/60 s steps the clip's own tracking error peaks at 0.07 rad there)
+    const calm = runDemo({ scene: 'follow', seconds: 5, controls: { auto: 'off' } });
+    expect(rows.rows[4].seriesRange['joint error'][1]).toBeLessThan(1.1 * calm.rows[4].seriesRange['joint error'][1]);
+    expect(rows.rows[4].seriesRange['joint error'][1]).toBeLessThan(0.08);
     // the joint torques of stable PD and PD keep it on its feet and near the clip as well: the
     // pelvis stands at 0.93 m and lies at about 0.15 m after a fall; plain PD, which knows nothing
     // of the body's dynamics, walks with bent knees, the pelvis 0.65-0.72 m high at 3 s (with and

@@ -1,10 +1,15 @@
 /**
- * Builds the examples page with esbuild: one bundle of src/page/main.ts with three.js and the
- * workspace packages' TypeScript sources (export condition "sinew-source"), plus the static files;
- * and serves it with esbuild's server, rebuilding on change and reloading the page (servePage).
+ * Builds the examples page with esbuild: one minified bundle of src/page/main.ts with three.js and
+ * the workspace packages' TypeScript sources (export condition "sinew-source"), plus the static
+ * files; and serves it with esbuild's server, rebuilding on change and reloading the page
+ * (servePage), behind a small HTTP front that compresses what it sends (brotli or gzip, as the
+ * browser accepts).
  */
 import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { EXAMPLES_DIR, PAGE_ENTRY, SITE_DIR, STATIC_DIR } from './paths.js';
 
@@ -135,17 +140,88 @@ export async function servePage(options: ServeOptions = {}): Promise<ServedPage>
   const result: BuildResult = { outDir, files: listFiles(outDir), ms: performance.now() - t0 };
   const host = options.host ?? '127.0.0.1';
   const wanted = options.port ?? 5173;
-  let served: esbuild.ServeResult, fellBack = false;
+  // esbuild serves on a port of its own on the loopback; the front compresses what it answers
+  const served = await ctx.serve({ servedir: outDir, port: 0, host: '127.0.0.1' });
+  const front = compressingProxy(served.port);
+  let port: number, fellBack = false;
   try {
-    served = await ctx.serve({ servedir: outDir, port: wanted, host });
+    port = await listen(front, wanted, host);
   } catch (e) {
-    if (!/address already in use/i.test(String((e as Error).message))) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
       await ctx.dispose();
       throw e;
     }
-    served = await ctx.serve({ servedir: outDir, port: 0, host });
+    port = await listen(front, 0, host);
     fellBack = true;
   }
   const shown = host === '127.0.0.1' || host === '::1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-  return { result, url: `http://${shown}:${served.port}/`, port: served.port, fellBack, stop: () => ctx.dispose() };
+  const stop = async () => {
+    front.closeAllConnections();
+    await new Promise<void>((resolve) => front.close(() => resolve()));
+    await ctx.dispose();
+  };
+  return { result, url: `http://${shown}:${port}/`, port, fellBack, stop };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const fail = (e: Error) => reject(e);
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Content types worth compressing: text, scripts, source maps, JSON, SVG, glTF (not the live-reload event stream, which never ends). */
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|wasm)|image\/svg|model\/gltf)/;
+
+/** The encoding to answer with, from a request's Accept-Encoding: brotli, then gzip, else none. */
+export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | null {
+  const offered = (accept ?? '').split(',').map((x) => x.trim().split(';'));
+  const ok = (name: string) => offered.some(([n, ...params]) => n === name && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)));
+  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null;
+}
+
+/**
+ * An HTTP server that forwards every request to esbuild's server on `port` and compresses the
+ * answer when the browser accepts it and the type is worth it; the live-reload event stream and
+ * everything else go through as they come. Compressed bodies are kept until the file changes.
+ */
+function compressingProxy(port: number): Server {
+  const cache = new Map<string, { raw: Buffer; br?: Buffer; gzip?: Buffer }>();
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const headers = { ...req.headers };
+    delete headers['accept-encoding'];
+    const up = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers }, (upRes) => {
+      const type = String(upRes.headers['content-type'] ?? '');
+      const encoding = chooseEncoding(req.headers['accept-encoding']);
+      if (!encoding || !COMPRESSIBLE.test(type) || /event-stream/.test(type) || upRes.statusCode !== 200 || req.method !== 'GET') {
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        res.flushHeaders(); // an event stream sends nothing until its first event: the headers go now
+        upRes.pipe(res);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      upRes.on('data', (c: Buffer) => chunks.push(c));
+      upRes.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const key = req.url ?? '/';
+        let entry = cache.get(key);
+        if (!entry || !entry.raw.equals(raw)) cache.set(key, (entry = { raw }));
+        const body = encoding === 'br'
+          ? (entry.br ??= brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }))
+          : (entry.gzip ??= gzipSync(raw, { level: 6 }));
+        const out = { ...upRes.headers, 'content-encoding': encoding, 'content-length': String(body.length), vary: 'Accept-Encoding' };
+        res.writeHead(200, out);
+        res.end(body);
+      });
+    });
+    up.on('error', (e) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`examples server: ${e.message}`);
+    });
+    req.pipe(up);
+  });
 }

@@ -14,6 +14,13 @@ export interface PanelHandlers {
   solverIterations(n: number): void;
   showShapes(on: boolean): void;
   showForces(on: boolean): void;
+  showPlots(on: boolean): void;
+  /** What a click on the view does: fire a ball, or the scene's own action. */
+  click(mode: 'shoot' | 'pointer'): void;
+  /** Frame the subject again (the camera's home). */
+  frame(): void;
+  /** The panel was shown or hidden (the free part of the window changed). */
+  layout(): void;
   /** A scene control changed (see SceneControl). */
   sceneControl(control: SceneControl, value: number | string): void;
 }
@@ -37,6 +44,14 @@ export class Panel {
   private readonly error = byId<HTMLElement>('error');
   private readonly hint = byId<HTMLElement>('scene-hint');
   private readonly sceneControls = byId<HTMLElement>('scene-controls');
+  private readonly physics = byId<HTMLDetailsElement>('scene-physics');
+  private readonly details = byId<HTMLElement>('scene-details');
+  private readonly short = byId<HTMLElement>('scene-short');
+  private readonly root = byId<HTMLElement>('panel');
+  private readonly toggle = byId<HTMLButtonElement>('panel-toggle');
+  private readonly plots = byId<HTMLInputElement>('show-plots');
+  private readonly clickRow = byId<HTMLElement>('click-row');
+  private readonly clickMode = byId<HTMLElement>('click-mode');
   private readonly handlers: PanelHandlers;
 
   constructor(entries: readonly SceneEntry[], h: PanelHandlers) {
@@ -52,6 +67,16 @@ export class Panel {
     this.play.addEventListener('click', () => h.togglePlay());
     byId('step').addEventListener('click', () => h.step());
     byId('reset').addEventListener('click', () => h.reset());
+    byId('frame').addEventListener('click', () => h.frame());
+    this.toggle.addEventListener('click', () => this.setCollapsed(!this.collapsed));
+    this.plots.addEventListener('change', () => h.showPlots(this.plots.checked));
+    for (const b of Array.from(this.clickMode.querySelectorAll('button'))) {
+      b.addEventListener('click', () => {
+        const mode = b.dataset.mode === 'pointer' ? 'pointer' : 'shoot';
+        this.setClick(mode);
+        h.click(mode);
+      });
+    }
     this.timeScale.addEventListener('input', () => {
       const s = TIME_SCALES[Number(this.timeScale.value)] ?? 1;
       this.timeScaleValue.textContent = `${s}×`;
@@ -72,7 +97,30 @@ export class Panel {
       if (ev.key === ' ') { h.togglePlay(); ev.preventDefault(); }
       else if (ev.key === 's' || ev.key === 'S' || ev.key === 'ArrowRight') h.step();
       else if (ev.key === 'r' || ev.key === 'R') h.reset();
+      else if (ev.key === 'f' || ev.key === 'F') h.frame();
     });
+  }
+
+  get collapsed(): boolean {
+    return this.root.classList.contains('collapsed');
+  }
+
+  /** Hides everything but the title and the buttons (the default on a phone), or shows it all. */
+  setCollapsed(on: boolean): void {
+    this.root.classList.toggle('collapsed', on);
+    this.toggle.setAttribute('aria-expanded', String(!on));
+    this.handlers.layout();
+  }
+
+  /** Shows which click mode is on, or hides the switch (null: the scene has one action at most). */
+  setClick(mode: 'shoot' | 'pointer' | null): void {
+    this.clickRow.hidden = mode === null;
+    for (const b of Array.from(this.clickMode.querySelectorAll('button'))) b.classList.toggle('active', b.dataset.mode === mode);
+  }
+
+  /** Ticks the plots' switch (its handler is not called). */
+  setPlotsShown(on: boolean): void {
+    this.plots.checked = on;
   }
 
   showScene(runner: SceneRunner): void {
@@ -80,10 +128,14 @@ export class Panel {
     for (const a of Array.from(this.menu.querySelectorAll('a'))) a.classList.toggle('active', a.dataset.scene === s.name);
     this.title.textContent = s.title;
     this.summary.textContent = s.summary;
+    this.short.textContent = s.title;
+    this.details.textContent = s.details ?? '';
+    this.physics.hidden = !s.details;
     this.iterations.disabled = !s.usesSolver;
     this.iterationsRow.classList.toggle('disabled', !s.usesSolver);
     this.iterationsRow.title = s.usesSolver ? '' : 'this scene has no constraint solver';
     this.showError(null);
+    byId('click-pointer').textContent = s.pointerLabel ?? 'pushes';
     this.hint.textContent = s.hint ?? '';
     this.hint.hidden = !s.hint;
     this.buildControls(s.controls ?? []);
@@ -154,23 +206,21 @@ export class Panel {
     this.error.textContent = message ?? '';
   }
 
-  update(runner: SceneRunner, playing: boolean, realTimeFactor: number, quality: Quality, frameMs: number): void {
+  /** The panel's readout: what the scene holds and how it is drawn (the timings are in the HUD). */
+  update(runner: SceneRunner, quality: Quality): void {
     const st = runner.latest;
-    const dt = runner.scene.timeStep;
     const lines = [
-      `sim time     ${runner.time.toFixed(3)} s`,
-      `step time    ${runner.averageStepMs.toFixed(3)} ms (dt ${(dt * 1000).toFixed(2)} ms)`,
-      `frame time   ${frameMs.toFixed(1)} ms`,
-      `speed        ${playing ? `${realTimeFactor.toFixed(2)}× real time` : 'paused'}`,
       `links        ${st.links}`,
       `contacts     ${st.contacts}`,
       `kinetic      ${st.kineticEnergy.toFixed(3)} J`,
       `penetration  ${st.maxPenetration.toExponential(1)} m`,
       `limit error  ${st.maxLimitViolation.toExponential(1)}`,
-      `rendering    ${quality.level === 'high' ? 'full' : 'reduced, no shadows'}`,
+      `time step    ${(runner.scene.timeStep * 1000).toFixed(2)} ms (1/${Math.round(1 / runner.scene.timeStep)} s)`,
+      `rendering    ${quality.level === 'high' ? 'full' : quality.shadows ? 'reduced, hard shadows' : 'reduced, no shadows'}`,
       ...(runner.scene.info?.() ?? []),
     ];
-    this.readout.textContent = lines.join('\n');
+    const text = lines.join('\n');
+    if (this.readout.textContent !== text) this.readout.textContent = text;
     this.readout.title = `rendering: ${quality.reason}`;
   }
 }

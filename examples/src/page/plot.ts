@@ -1,10 +1,13 @@
 /** A strip chart on a 2D canvas: named series over the last seconds of simulated time. */
 import type { PlotSpec } from '../sim/scene.js';
+import { formatTick, niceAxis, type Axis } from './plot-axes.js';
 
 const COLORS = ['#ffd166', '#4cc9f0', '#f78c6b', '#b8f2a0', '#c77dff', '#ff6b9a'];
 const STRIP = 80; // CSS pixels per plot
 const WINDOW = 10; // seconds shown
 const MAX_SAMPLES = 4000;
+/** Decades a log axis spans at most; smaller values are drawn at its floor. */
+const LOG_DECADES = 12;
 
 export class PlotPanel {
   private specs: readonly PlotSpec[] = [];
@@ -24,7 +27,19 @@ export class PlotPanel {
     this.times = [];
     this.values = new Map(specs.flatMap((s) => s.series).map((n) => [n, []]));
     this.canvas.style.height = `${STRIP * specs.length}px`;
-    this.canvas.style.display = specs.length ? 'block' : 'none';
+    this.canvas.hidden = !(this.shown && specs.length);
+  }
+
+  private shownFlag = false;
+
+  /** Whether the plots are on the page (they are sampled either way). */
+  get shown(): boolean {
+    return this.shownFlag;
+  }
+
+  set shown(on: boolean) {
+    this.shownFlag = on;
+    this.canvas.hidden = !(on && this.specs.length);
   }
 
   sample(time: number, series: Readonly<Record<string, number>>): void {
@@ -43,6 +58,7 @@ export class PlotPanel {
 
   draw(): void {
     const { canvas, ctx } = this;
+    if (canvas.hidden) return;
     const dpr = window.devicePixelRatio || 1;
     const w = canvas.clientWidth, h = canvas.clientHeight;
     if (w === 0 || h === 0) return;
@@ -75,10 +91,17 @@ export class PlotPanel {
       // range
       let lo = Infinity, hi = -Infinity;
       for (const l of legend) for (const x of l.arr) if (Number.isFinite(x)) { lo = Math.min(lo, x); hi = Math.max(hi, x); }
-      if (!Number.isFinite(lo)) { lo = -1; hi = 1; }
-      if (spec.log) { lo = Math.floor(lo); hi = Math.max(Math.ceil(hi), lo + 1); }
-      const pad = spec.log ? 0 : Math.max((hi - lo) * 0.08, Math.abs(hi) * 1e-9, 1e-12);
-      lo -= pad; hi += pad;
+      let axis: Axis | null = null;
+      if (spec.log) {
+        if (!Number.isFinite(lo)) { lo = -1; hi = 0; }
+        // at most LOG_DECADES below the top: a value at the floor (a denormal, a tiny round-off) would
+        // otherwise stretch the axis to 1e-324 and flatten everything else
+        hi = Math.ceil(hi); lo = Math.max(Math.floor(lo), hi - LOG_DECADES); hi = Math.max(hi, lo + 1);
+      } else {
+        // round numbers, never below zero for a quantity that is never negative
+        axis = niceAxis(lo, hi);
+        lo = axis.lo; hi = axis.hi;
+      }
       const y = (x: number) => plotBottom - ((x - lo) / (hi - lo)) * (plotBottom - plotTop);
       const x = (t: number) => left + ((t - t0) / tSpan) * (right - left);
       // frame and labels
@@ -90,16 +113,15 @@ export class PlotPanel {
       ctx.fillText(title, 4, top + 13);
       ctx.fillStyle = '#8993a3';
       ctx.textAlign = 'right';
-      ctx.fillText(spec.log ? `1e${hi}` : formatTick(hi), left - 4, plotTop + 9);
-      ctx.fillText(spec.log ? `1e${lo}` : formatTick(lo), left - 4, plotBottom);
-      if (spec.log) {
-        ctx.strokeStyle = 'rgba(255,255,255,0.07)';
-        ctx.beginPath();
-        for (let p = lo + 1; p < hi; p++) { ctx.moveTo(left, y(p)); ctx.lineTo(right, y(p)); }
-        ctx.stroke();
-      } else if (lo < 0 && hi > 0) {
-        ctx.strokeStyle = 'rgba(255,255,255,0.15)';
-        ctx.beginPath(); ctx.moveTo(left, y(0)); ctx.lineTo(right, y(0)); ctx.stroke();
+      ctx.fillText(axis ? formatTick(hi, axis) : `1e${hi}`, left - 4, plotTop + 9);
+      ctx.fillText(axis ? formatTick(lo, axis) : `1e${lo}`, left - 4, plotBottom);
+      // grid lines at every round value (every decade on a log axis), zero brighter
+      ctx.lineWidth = 1;
+      const stepY = axis ? axis.step : 1;
+      for (let k = 1; lo + k * stepY < hi - 1e-9 * stepY; k++) {
+        const v = lo + k * stepY;
+        ctx.strokeStyle = axis && Math.abs(v) < 1e-9 * stepY ? 'rgba(255,255,255,0.18)' : 'rgba(255,255,255,0.07)';
+        ctx.beginPath(); ctx.moveTo(left, y(v)); ctx.lineTo(right, y(v)); ctx.stroke();
       }
       ctx.textAlign = 'left';
       ctx.fillText(`${t0.toFixed(1)} s`, left, top + STRIP - 2);
@@ -117,7 +139,8 @@ export class PlotPanel {
         for (let i = 0; i < arr.length; i++) {
           const v = arr[i];
           if (!Number.isFinite(v) || this.times[i] < t0 - 1e-9) { pen = false; continue; }
-          if (pen) ctx.lineTo(x(this.times[i]), y(v)); else ctx.moveTo(x(this.times[i]), y(v));
+          const yv = y(Math.max(lo, Math.min(hi, v)));
+          if (pen) ctx.lineTo(x(this.times[i]), yv); else ctx.moveTo(x(this.times[i]), yv);
           pen = true;
         }
         ctx.stroke();
@@ -137,7 +160,3 @@ function formatValue(x: number): string {
   return a !== 0 && (a < 1e-3 || a >= 1e5) ? x.toExponential(2) : x.toFixed(a < 1 ? 4 : a < 100 ? 3 : 1);
 }
 
-function formatTick(x: number): string {
-  const a = Math.abs(x);
-  return a !== 0 && (a < 1e-2 || a >= 1e4) ? x.toExponential(1) : x.toPrecision(3);
-}

@@ -5,6 +5,37 @@ import type { Vec3 } from '../sim/scene.js';
 import type { Quality } from './quality.js';
 
 const BACKGROUND = 0x1c2029;
+/** Where the sun is, from the point it lights (the camera's target). */
+const SUN_OFFSET = new THREE.Vector3(4, 9, 6);
+
+/**
+ * The floor's grid as a texture: a line every metre, a fainter one every 25 cm, drawn once into a
+ * canvas and repeated, mipmapped and filtered anisotropically. A grid of lines a millimetre above
+ * the floor (THREE.GridHelper) breaks into dashes where the depth buffer cannot tell the two apart;
+ * a texture on the floor itself cannot.
+ */
+function gridTexture(renderer: THREE.WebGLRenderer): THREE.Texture {
+  const size = 256;
+  const c = document.createElement('canvas');
+  c.width = c.height = size;
+  const g = c.getContext('2d')!;
+  g.fillStyle = '#2c323d';
+  g.fillRect(0, 0, size, size);
+  g.strokeStyle = '#343b47';
+  g.lineWidth = 2;
+  for (let k = 1; k < 4; k++) {
+    g.beginPath(); g.moveTo((k * size) / 4, 0); g.lineTo((k * size) / 4, size); g.stroke();
+    g.beginPath(); g.moveTo(0, (k * size) / 4); g.lineTo(size, (k * size) / 4); g.stroke();
+  }
+  g.strokeStyle = '#4a5363';
+  g.lineWidth = 4;
+  g.strokeRect(0, 0, size, size); // the metre lines, half on each side of a tile's edge
+  const t = new THREE.CanvasTexture(c);
+  t.wrapS = t.wrapT = THREE.RepeatWrapping;
+  t.colorSpace = THREE.SRGBColorSpace;
+  t.anisotropy = renderer.capabilities.getMaxAnisotropy();
+  return t;
+}
 
 export class Stage {
   readonly renderer: THREE.WebGLRenderer;
@@ -13,42 +44,47 @@ export class Stage {
   readonly controls: OrbitControls;
   /** Everything a scene draws goes under this group. */
   readonly content = new THREE.Group();
+  private readonly sun: THREE.DirectionalLight;
 
-  constructor(readonly canvas: HTMLCanvasElement, quality: Quality) {
+  constructor(readonly canvas: HTMLCanvasElement, readonly quality: Quality) {
     // preserveDrawingBuffer lets the test hook read the pixels of the last frame.
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: quality.antialias, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, quality.maxPixelRatio));
     this.renderer.shadowMap.enabled = quality.shadows;
-    this.renderer.shadowMap.type = THREE.PCFShadowMap;
+    this.renderer.shadowMap.type = quality.level === 'high' ? THREE.PCFShadowMap : THREE.BasicShadowMap;
     this.renderer.toneMapping = THREE.ACESFilmicToneMapping;
 
     this.scene.background = new THREE.Color(BACKGROUND);
-    this.scene.fog = new THREE.Fog(BACKGROUND, 10, 32);
+    this.scene.fog = new THREE.Fog(BACKGROUND, 14, 40);
     this.scene.add(new THREE.HemisphereLight(0xdde6ff, 0x3a3128, 1.6));
     const sun = new THREE.DirectionalLight(0xfff3e0, 2.6);
-    sun.position.set(4, 9, 6);
+    sun.position.copy(SUN_OFFSET);
     sun.castShadow = true;
-    sun.shadow.mapSize.set(2048, 2048);
+    sun.shadow.mapSize.setScalar(quality.shadowMapSize);
     const sc = sun.shadow.camera;
-    sc.left = -7; sc.right = 7; sc.top = 7; sc.bottom = -7; sc.near = 1; sc.far = 30;
+    sc.left = -5; sc.right = 5; sc.top = 5; sc.bottom = -5; sc.near = 1; sc.far = 30;
     sun.shadow.bias = -0.0004;
-    this.scene.add(sun);
+    sun.shadow.normalBias = 0.02;
+    this.sun = sun;
+    this.scene.add(sun, sun.target);
 
+    const tiles = 80;
+    const grid = gridTexture(this.renderer);
+    grid.repeat.set(tiles, tiles);
     const floor = new THREE.Mesh(
-      new THREE.PlaneGeometry(80, 80),
-      new THREE.MeshStandardMaterial({ color: 0x2c323d, roughness: 0.95, metalness: 0 }),
+      new THREE.PlaneGeometry(tiles, tiles),
+      new THREE.MeshStandardMaterial({ map: grid, roughness: 0.95, metalness: 0 }),
     );
     floor.rotation.x = -Math.PI / 2;
     floor.receiveShadow = true;
+    floor.name = 'floor';
     this.scene.add(floor);
-    const grid = new THREE.GridHelper(16, 32, 0x4d5666, 0x363d48);
-    grid.position.y = 0.002;
-    this.scene.add(grid);
     this.scene.add(this.content);
 
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.enableDamping = true;
     this.controls.dampingFactor = 0.12;
+    this.controls.maxPolarAngle = 0.49 * Math.PI; // not under the floor
     this.resize();
     window.addEventListener('resize', () => this.resize());
   }
@@ -65,46 +101,38 @@ export class Stage {
     return { origin: [o.x, o.y, o.z], direction: [d.x, d.y, d.z] };
   }
 
-  /** Where a world point appears on the page, in client pixels. */
-  project(x: number, y: number, z: number): { x: number; y: number } {
+  /** Where a world point appears on the page, in client pixels, and whether it is in front of the camera. */
+  project(x: number, y: number, z: number): { x: number; y: number; inFront: boolean } {
+    this.camera.updateMatrixWorld();
     const v = new THREE.Vector3(x, y, z).project(this.camera);
     const r = this.canvas.getBoundingClientRect();
-    return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
+    return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height, inFront: v.z < 1 && v.z > -1 };
   }
 
-  lookFrom(position: Vec3, target: Vec3): void {
-    this.camera.position.set(position[0], position[1], position[2]);
-    this.controls.target.set(target[0], target[1], target[2]);
-    this.controls.update();
-  }
-
-  /**
-   * Where on the canvas (CSS pixels) the camera's target appears: the middle of what the panels
-   * leave free, so that a scene is not drawn behind them. Null: the canvas centre.
-   */
-  private focus: (w: number, h: number) => { x: number; y: number } | null = () => null;
-
-  /** Puts the camera's target at `focus(width, height)` on the canvas instead of its centre. */
-  setFocus(focus: (w: number, h: number) => { x: number; y: number } | null): void {
-    this.focus = focus;
-    this.resize();
-  }
+  /** The canvas size in CSS pixels. */
+  get width(): number { return this.canvas.clientWidth || window.innerWidth; }
+  get height(): number { return this.canvas.clientHeight || window.innerHeight; }
 
   resize(): void {
-    const w = this.canvas.clientWidth || window.innerWidth;
-    const h = this.canvas.clientHeight || window.innerHeight;
-    this.renderer.setSize(w, h, false);
-    this.camera.aspect = w / Math.max(1, h);
-    const f = this.focus(w, h);
-    // a view offset shifts the picture without changing the perspective: the target (at the
-    // centre of the full view) lands on the focus point
-    if (f) this.camera.setViewOffset(w, h, w / 2 - f.x, h / 2 - f.y, w, h);
-    else this.camera.clearViewOffset();
-    this.camera.updateProjectionMatrix();
+    this.renderer.setSize(this.width, this.height, false);
   }
 
-  render(): void {
+  /** Shadows where the camera looks: the sun's shadow box follows the target, sized to the subject. */
+  private placeSun(radius: number): void {
+    const t = this.controls.target;
+    this.sun.position.copy(t).add(SUN_OFFSET);
+    this.sun.target.position.copy(t);
+    const half = Math.min(12, Math.max(3, radius + 1.5));
+    const sc = this.sun.shadow.camera;
+    if (sc.right !== half) {
+      sc.left = -half; sc.right = half; sc.top = half; sc.bottom = -half;
+      sc.updateProjectionMatrix();
+    }
+  }
+
+  render(subjectRadius = 2): void {
     this.controls.update();
+    this.placeSun(subjectRadius);
     this.renderer.render(this.scene, this.camera);
   }
 }

@@ -4,6 +4,8 @@
  */
 import { PoseRecorder } from '../sim/pose-recorder.js';
 import type { SceneRunner } from '../sim/runner.js';
+import type { Box } from '../sim/subject.js';
+import type { Rect } from './free-rect.js';
 
 export interface SinewHook {
   ready: boolean;
@@ -12,17 +14,29 @@ export interface SinewHook {
   time: number;
   steps: number;
   frames: number;
+  /** The animation-frame timestamp (ms, performance.now's clock) of the last frame drawn. */
+  wall: number;
+  /** The span the real-time ratio shown was measured over: first and last frame's wall (ms) and simulated (s) times. */
+  speedSpan: { wall0: number; wall1: number; sim0: number; sim1: number; frames: number } | null;
+  /** The part of the window no panel covers (CSS pixels), where the camera frames the subject. */
+  free: Rect;
   playing: boolean;
   /** The running scene's solver iterations setting. */
   readonly solverIterations: number;
+  /** Keys of the articulations the scene drew at its last sync, in the order first drawn. */
+  bodies(): string[];
   /** World positions of every link origin of every body, flattened [x, y, z, ...]. */
   linkPositions(): number[];
   /** Distinct colours (quantised) on a 64x36 sample of the 3D canvas and a hash of those pixels. */
   canvasSignature(): { distinctColors: number; hash: number };
   /** Where a world point appears on the page (client pixels), for driving the mouse. */
-  project(x: number, y: number, z: number): { x: number; y: number };
+  project(x: number, y: number, z: number): { x: number; y: number; inFront: boolean };
+  /** The box of the scene's subject at the last frame (see sim/subject.ts): [min x, y, z, max x, y, z]. */
+  subjectBox(): number[];
   /** The scene's own readout lines (Scene.info). */
   info(): string[];
+  /** Runs the scene on to simulated time t as 60 frames a second would, without rendering them (set by the page). */
+  fastForward(t: number): number;
 }
 
 declare global {
@@ -33,7 +47,8 @@ declare global {
 
 export function installHook(
   scenes: string[], canvas: HTMLCanvasElement, current: () => SceneRunner, playing: () => boolean,
-  project: (x: number, y: number, z: number) => { x: number; y: number },
+  project: (x: number, y: number, z: number) => { x: number; y: number; inFront: boolean },
+  subject: () => Box,
 ): SinewHook {
   const probe = document.createElement('canvas');
   probe.width = 64;
@@ -46,10 +61,20 @@ export function installHook(
     time: 0,
     steps: 0,
     frames: 0,
+    wall: 0,
+    speedSpan: null,
+    free: { left: 0, top: 0, right: 0, bottom: 0 },
+    subjectBox: () => [...subject()],
+    fastForward: () => { throw new Error('the page has not started'); },
     get playing() { return playing(); },
     get solverIterations() { return current().settings.solverIterations; },
     project,
     info() { return current().scene.info?.() ?? []; },
+    bodies() {
+      const rec = new PoseRecorder();
+      current().scene.sync(rec);
+      return rec.poses().map((b) => b.key);
+    },
     linkPositions() {
       const rec = new PoseRecorder();
       current().scene.sync(rec);

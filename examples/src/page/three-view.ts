@@ -7,6 +7,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { forwardKinematics, linkMatrix4, State, type Model, type ShapeDesc } from '@sinew/featherstone';
 import type { BodyStyle, SceneView, SkinBinding } from '../sim/scene.js';
 import { ArticulationMesh } from './articulation-mesh.js';
+import { SubjectBox } from '../sim/subject.js';
 import { shapeMesh } from './shape-mesh.js';
 
 class ArrowSet {
@@ -58,6 +59,12 @@ export class ThreeView implements SceneView {
   private readonly bodies = new Map<string, ArticulationMesh>();
   private readonly overlays = new THREE.Group();
   private shapesShown = true;
+  /** The box of the scene's subject, gathered while the scene draws (see sim/subject.ts). */
+  readonly subject = new SubjectBox();
+  private readonly heard = new Set<number>();
+  private audio: AudioContext | null = null;
+  /** Sound on: the page turns it on at the first click (browsers allow audio only after one). */
+  soundOn = false;
 
   constructor(private readonly parent: THREE.Group) {
     parent.add(this.overlays);
@@ -78,6 +85,7 @@ export class ThreeView implements SceneView {
   /** Call before a scene's sync(). */
   beginFrame(): void {
     for (const it of this.items.values()) it.seen = false;
+    this.subject.clear();
   }
 
   /** Call after a scene's sync(): hides what the scene did not draw this frame. */
@@ -93,6 +101,7 @@ export class ThreeView implements SceneView {
     }
     this.items.clear();
     this.bodies.clear();
+    this.heard.clear();
   }
 
   private item(key: string, make: () => Item): Item {
@@ -123,6 +132,25 @@ export class ThreeView implements SceneView {
     const made = body;
     this.item(`body:${key}`, () => ({ object: made.root, seen: true, dispose: () => made.dispose() }));
     body.update(state);
+    this.subject.add(key, model, state);
+  }
+
+  /** A short knock through Web Audio, once per id, louder for a harder hit (0..1); silent until soundOn. */
+  sound(id: number, strength: number): void {
+    if (this.heard.has(id)) return;
+    this.heard.add(id);
+    if (!this.soundOn || typeof AudioContext === 'undefined') return;
+    this.audio ??= new AudioContext();
+    const a = this.audio, t = a.currentTime;
+    const osc = a.createOscillator(), gain = a.createGain();
+    osc.type = 'triangle';
+    osc.frequency.setValueAtTime(180 + 220 * strength, t);
+    osc.frequency.exponentialRampToValueAtTime(60, t + 0.12);
+    gain.gain.setValueAtTime(0.05 + 0.25 * Math.min(1, strength), t);
+    gain.gain.exponentialRampToValueAtTime(1e-4, t + 0.15);
+    osc.connect(gain).connect(a.destination);
+    osc.start(t);
+    osc.stop(t + 0.16);
   }
 
   staticShape(key: string, shape: ShapeDesc, color = 0x59606e): void {

@@ -13,7 +13,8 @@ import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
 import { CMU_WALK, humanoidModel, walkOnHumanoid, WALKER_COLORS } from './walker.js';
-import { addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { Gun } from './gun.js';
+import { LinkMark, addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const PLOTS: readonly PlotSpec[] = [
   { title: 'muscle tone', unit: '1 = full strength', series: ['tone'] },
@@ -26,8 +27,8 @@ const BALL_RADIUS = 0.12, BALL_MASS = 8;
 /** The first ball leaves at this time and reaches the walker's chest FLIGHT seconds later. */
 const LAUNCH = 1.3, FLIGHT = 0.3;
 const SHOT = 60; // N s, a click
-/** Factor on a ball's angular velocity per step (about e^-5 per second). */
-const BALL_SPIN_DECAY = 0.98;
+/** Factor on a ball's angular velocity per 1/60 s step (about e^-5 per second). */
+const BALL_SPIN_DECAY = 0.92;
 
 type DeathPose = 'clip' | 'hold' | 'relaxed';
 
@@ -45,11 +46,15 @@ class DeathScene implements Scene {
   readonly name = 'death';
   readonly title = 'Ragdoll death';
   readonly summary =
+    'A man walks towards you; a ball knocks him over and he goes limp as he falls. Click him to fire a ball from where you look (he dies where it hits), or change how fast his muscles let go and replay with R.';
+  readonly details =
     'The humanoid preset walks by following the CMU walk (joint drives solved with the contacts, the root held by a bounded hand of god). An 8 kg ball knocks it over and at the first touch it dies: the root is let go and the muscle tone fades to 5 % over the fade time while its muscles aim at the chosen pose; joint limits keep the fall human.';
-  readonly hint = 'Click the walker to shoot it there (a 60 N s impulse), later clicks poke the body. Reset (R) replays with the fade time and aim set below.';
-  readonly timeStep = 1 / 240;
+  readonly hint = 'Click to fire a ball from the camera (aimed with World.castRay); with "pushes", a click shoves the body part under the pointer. Reset (R) replays with the fade time and aim set below.';
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [2.2, 1.6, 5.4], target: [0, 0.75, 1.9] } as const;
+  readonly subject = ['walker'];
+  readonly pointerLabel = 'pushes';
   readonly plots = PLOTS;
   readonly assets = [CMU_WALK];
   private fade = 0.8;
@@ -67,7 +72,9 @@ class DeathScene implements Scene {
   private deathTime = -1;
   private cause = '';
   private launched = false;
-  private mark: { p: [number, number, number]; until: number } | null = null;
+  /** A mark on the walker where it was hit, moving with the link. */
+  private readonly mark = new LinkMark();
+  private gun!: Gun;
   private readonly contacts = new ContactCollector();
 
   get controls(): readonly SceneControl[] {
@@ -96,12 +103,13 @@ class DeathScene implements Scene {
     this.deathTime = -1;
     this.cause = '';
     this.launched = false;
-    this.mark = null;
+    this.mark.clear();
     this.balls = [];
     this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
     this.world.addStatic({ geometry: { type: 'plane' }, friction: 0.9 }, 'floor');
     this.walker = addRagdoll(this.world, this.model, 'walker', this.pairs);
     this.follower = new MotionFollower(this.world, this.walker, { trajectory: this.trajectory, root: 'assisted' });
+    this.gun = new Gun(this.world);
     forwardKinematics(this.model, this.walker.state);
   }
 
@@ -145,12 +153,17 @@ class DeathScene implements Scene {
     const p: [number, number, number] = [SHOT * ray.direction[0], SHOT * ray.direction[1], SHOT * ray.direction[2]];
     if (this.deathTime < 0) this.die(`shot in the ${this.model.linkNames[hit.link].replace(/_/g, ' ')}`, { link: hit.link, point: hit.point, impulse: p });
     else applyImpulse(this.world, this.walker, hit.link, hit.point, [0.5 * p[0], 0.5 * p[1], 0.5 * p[2]]);
-    this.mark = { p: hit.point, until: this.time + 0.5 };
+    this.mark.set(this.walker, hit.link, hit.point, this.time + 0.6);
     return true;
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
   step(dt: number): void {
-    if (!this.launched && this.time >= LAUNCH) {
+    // the thrown ball is for a living walker: once it is dead (shot first), none comes
+    if (!this.launched && this.deathTime < 0 && this.time >= LAUNCH) {
       this.launched = true;
       this.throwBall(this.aimPoint(FLIGHT), FLIGHT);
     }
@@ -161,6 +174,7 @@ class DeathScene implements Scene {
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     for (const b of this.world.bodies) {
       assertFinite(this.name, this.time, b.state);
       forwardKinematics(b.model, b.state);
@@ -173,9 +187,11 @@ class DeathScene implements Scene {
         if (rows.tag[r] !== RowTag.Contact || !(rows.error[r] < 0.08)) continue;
         const a = rows.bodyA[r], b = rows.bodyB[r];
         if ((a === w && b > w) || (b === w && a > w)) {
-          const P = this.world.bodies[a === w ? b : a].state.work.pose;
-          this.mark = { p: [P[9], P[10], P[11]], until: this.time + 0.5 };
-          this.die('hit by the ball');
+          const other = this.world.bodies[a === w ? b : a];
+          const link = a === w ? rows.linkA[r] : rows.linkB[r];
+          const local = a === w ? rows.pA : rows.pB; // the contact point in the walker's link frame
+          this.mark.setLocal(this.walker, link, local.subarray(3 * r, 3 * r + 3), this.time + 0.6);
+          this.die(this.gun.owns(other) ? `shot in the ${this.model.linkNames[link].replace(/_/g, ' ')}` : 'hit by the ball');
           break;
         }
       }
@@ -185,13 +201,15 @@ class DeathScene implements Scene {
   sync(view: SceneView): void {
     view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS });
     this.balls.forEach((b, i) => view.articulation(`ball${i}`, b.model, b.state, { colors: [0xe4572e] }));
-    if (this.mark && this.time < this.mark.until) view.marker('hit', ...this.mark.p, 0.04, 0xffd166);
+    const at = this.mark.at(this.time);
+    if (at) view.marker('hit', at[0], at[1], at[2], 0.04, 0xff5470);
+    this.gun.draw(view, this.time);
     this.contacts.draw(view, 'floor', this.world);
   }
 
   info(): string[] {
-    if (this.deathTime < 0) return [`walker       alive, walking (clip ${this.follower.time.toFixed(2)} s)`];
-    return [`walker       dead at ${this.deathTime.toFixed(2)} s, ${this.cause}`, `             tone ${this.follower.currentTone.toFixed(2)}, fade ${this.fade.toFixed(2)} s, aim: ${this.pose}`];
+    if (this.deathTime < 0) return [`walker       alive, walking (clip ${this.follower.time.toFixed(2)} s)`, this.gun.info()];
+    return [this.gun.info(), `walker       dead at ${this.deathTime.toFixed(2)} s, ${this.cause}`, `             tone ${this.follower.currentTone.toFixed(2)}, fade ${this.fade.toFixed(2)} s, aim: ${this.pose}`];
   }
 
   stats(): SceneStats {

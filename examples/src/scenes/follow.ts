@@ -14,7 +14,8 @@ import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
 import { CMU_WALK, Ghost, humanoidModel, rootPath, walkingCircle, walkOnHumanoid, WALKER_COLORS } from './walker.js';
-import { addRagdoll, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries } from './world-view.js';
+import { Gun } from './gun.js';
+import { LinkMark, addRagdoll, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries } from './world-view.js';
 
 type Drive = 'constraint rows' | 'stable PD' | 'PD';
 const DRIVES: readonly Drive[] = ['constraint rows', 'stable PD', 'PD'];
@@ -37,16 +38,22 @@ const ASSIST = 0.8;
  * natural frequency (a quarter of the stiffness, half the damping).
  */
 const PD_SOFT = 0.5;
+/** Sub-steps of the 1/60 s step for the torque drives (explicit in the step, so they need 1/240 s). */
+const PD_SUBSTEPS = 4;
 
 class FollowScene implements Scene {
   readonly name = 'follow';
   readonly title = 'Trajectory following';
   readonly summary =
-    'The humanoid follows one gait cycle of the CMU walk around a circle (the thin yellow figure is the target pose, seen when the body leaves it) and gets pushed, by itself every 3.5 s or where you click: an impulse at a point, a dip in muscle tone, recovery to the clip. Drive the joints by acceleration constraints (rows solved with the contacts and limits in one LCP) or by PD / stable PD joint torques, and compare the tracking error.';
-  readonly hint = 'Click a body part to push it there.';
-  readonly timeStep = 1 / 240;
+    'A man walks in circles and gets shoved every few seconds; he stumbles and catches himself. Click him to fire a ball at him, or switch to pushes and shove him where you click. Compare the ways of driving his joints below.';
+  readonly details =
+    'The humanoid follows one gait cycle of the CMU walk around a circle (the thin yellow figure is the target pose, seen when the body leaves it) and gets pushed, by itself every 3.5 s or where you click: an impulse at a point, a dip in muscle tone, recovery to the clip. Drive the joints by acceleration constraints (rows solved with the contacts and limits in one LCP) or by PD / stable PD joint torques, and compare the tracking error. The PD and stable PD torques are applied in 4 sub-steps of each 1/60 s step (explicit torques need 1/240 s); the rows need none.';
+  readonly pointerLabel = 'pushes';
+  readonly hint = 'Click to fire a ball from the camera; with "pushes", a click shoves the body part under the pointer.';
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [0.6, 4.6, 7.6], target: [0.2, 0.4, 0.5] } as const;
+  readonly subject = ['walker'];
   readonly plots = PLOTS;
   readonly assets = [CMU_WALK];
   private drive: Drive = 'constraint rows';
@@ -65,9 +72,12 @@ class FollowScene implements Scene {
   private follower!: MotionFollower;
   private pd: PdController | StablePdController | null = null;
   private time = 0;
+  private gun!: Gun;
   private nextPush = FIRST_PUSH;
   private pushes = 0;
-  private arrow: { from: [number, number, number]; to: [number, number, number]; until: number } | null = null;
+  /** The last push: where it struck (moving with the link) and the arrow's tail, as an offset from there. */
+  private readonly pushMark = new LinkMark();
+  private readonly arrowTail = new Float64Array(3);
   private readonly arrowData = new Float64Array(6);
   private readonly contacts = new ContactCollector();
 
@@ -104,8 +114,9 @@ class FollowScene implements Scene {
     this.time = 0;
     this.nextPush = FIRST_PUSH;
     this.pushes = 0;
-    this.arrow = null;
+    this.pushMark.clear();
     this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
+    this.gun = new Gun(this.world);
     this.world.addStatic({ geometry: { type: 'plane' }, friction: 0.9 }, 'floor');
     this.walker = addRagdoll(this.world, this.model, 'walker', this.pairs);
     // the hand of god pulls with up to 0.8 body weights: a hard push moves the walker off its path, and it comes back
@@ -133,7 +144,8 @@ class FollowScene implements Scene {
     this.follower.hit({ link, point, impulse: p, tone: 0.4, recoverTime: 0.8 });
     this.pushes++;
     const len = 0.004 * this.push;
-    this.arrow = { from: [point[0] - (len * p[0]) / this.push, point[1] - (len * p[1]) / this.push, point[2] - (len * p[2]) / this.push], to: point, until: this.time + 0.6 };
+    for (let k = 0; k < 3; k++) this.arrowTail[k] = (-len * p[k]) / this.push;
+    this.pushMark.set(this.walker, link, point, this.time + 0.6);
   }
 
   /** The automatic push: at the upper back or the side of the chest, from the walker's left or right. */
@@ -160,38 +172,52 @@ class FollowScene implements Scene {
       this.autoPush();
       this.nextPush += PUSH_EVERY;
     }
-    if (this.pd) {
-      // the same targets as the rows would take, at the follower's clip time, and the same tone
-      this.trajectory.sampleQ(this.follower.time, this.pd.targetQ);
-      this.trajectory.sampleQd(this.follower.time, this.pd.targetQd);
-      const tone = this.follower.tone.at(this.world.time);
-      for (let d = 6; d < this.model.nv; d++) this.pd.maxTorque[d] = this.gains.max[d] * tone;
-      this.pd.apply(dt);
-    }
     this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
-    const st = this.world.step(dt);
+    let st;
+    if (this.pd) {
+      // joint torques are explicit: a PD controller is applied PD_SUBSTEPS times a step, each for a
+      // sub-step of the world, as games sub-step their characters' controllers
+      const h = dt / PD_SUBSTEPS;
+      for (let k = 0; k < PD_SUBSTEPS; k++) {
+        // the same targets as the rows would take, at the follower's clip time, and the same tone
+        this.trajectory.sampleQ(this.follower.time, this.pd.targetQ);
+        this.trajectory.sampleQd(this.follower.time, this.pd.targetQd);
+        const tone = this.follower.tone.at(this.world.time);
+        for (let d = 6; d < this.model.nv; d++) this.pd.maxTorque[d] = this.gains.max[d] * tone;
+        this.pd.apply(h);
+        st = this.world.step(h);
+        if (st.error) break;
+      }
+    } else st = this.world.step(dt);
+    st = st!;
     this.time += dt;
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     assertFinite(this.name, this.time, this.walker.state);
     forwardKinematics(this.model, this.walker.state);
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
   sync(view: SceneView): void {
+    this.gun.draw(view, this.time);
     view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS });
     view.lines('path', this.path, this.path.length / 6, 0x4d6a86);
     // the target pose: hidden inside the body while it tracks, in the open when it is pushed off
     this.ghost.draw(view, 'target', this.trajectory, this.follower.time, 0xffe08a);
-    if (this.arrow && this.time < this.arrow.until) {
-      this.arrowData.set(this.arrow.from, 0);
-      this.arrowData.set(this.arrow.to, 3);
+    const to = this.pushMark.at(this.time);
+    if (to) {
+      for (let k = 0; k < 3; k++) { this.arrowData[k] = to[k] + this.arrowTail[k]; this.arrowData[3 + k] = to[k]; }
       view.lines('push', this.arrowData, 1, 0xff5470, true);
-      view.marker('push', ...this.arrow.to, 0.035, 0xff5470);
+      view.marker('push', to[0], to[1], to[2], 0.035, 0xff5470);
     }
     this.contacts.draw(view, 'floor', this.world);
   }
 
   info(): string[] {
-    return [`drive        ${this.drive}, root ${this.rootMode}`, `pushes       ${this.pushes} of ${this.push} N s`];
+    return [this.gun.info(), `drive        ${this.drive}, root ${this.rootMode}`, `pushes       ${this.pushes} of ${this.push} N s`];
   }
 
   stats(): SceneStats {

@@ -11,7 +11,8 @@ import { forwardKinematics } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, SkinBinding } from '../sim/scene.js';
-import { applyImpulse, ContactCollector, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { Gun } from './gun.js';
+import { LinkMark, applyImpulse, ContactCollector, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 export const CESIUM_MAN = 'data/CesiumMan.glb';
 /** Seconds between throws when they are automatic. */
@@ -53,9 +54,13 @@ class GltfRagdollScene implements Scene {
   readonly name = 'gltf-ragdoll';
   readonly title = 'glTF ragdoll';
   readonly summary =
+    'A character from a glTF file becomes a ragdoll: it is tossed into the air every few seconds and lands in a heap. Click it to fire a ball at it.';
+  readonly details =
     'CesiumMan (glTF, 19-bone skin) made into a ragdoll: importGltf reads the skeleton and the vertices each bone owns, ragdollFromSkeleton sizes a capsule per bone from them, shares out 70 kg by de Leva\'s segment fractions (one small table names the segments of the unnamed bones) and adds ball joints with cone limits. The skinned mesh (three.js) follows the links; the faint capsules are what collides.';
-  readonly hint = 'Click a body part to push it there; it is also thrown up every 4 s.';
-  readonly timeStep = 1 / 240;
+  readonly pointerLabel = 'pushes';
+  readonly subject = ['capsules'];
+  readonly hint = 'Click to fire a ball from the camera; with "pushes", a click shoves the body part under the pointer.';
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [-0.3, 2.0, 3.9], target: [-0.35, 0.4, 0] } as const;
   readonly plots = PLOTS;
@@ -73,16 +78,17 @@ class GltfRagdollScene implements Scene {
   private ragdoll!: Ragdoll;
   private binding!: SkinBinding;
   private time = 0;
+  private gun!: Gun;
   private throws = 0;
   private excluded = 0;
   private readonly contacts = new ContactCollector();
-  private lastPush: { point: [number, number, number]; until: number } | null = null;
+  private readonly lastPush = new LinkMark();
 
   setup(ctx: SceneContext): void {
     this.ctx = ctx;
     this.time = 0;
     this.throws = 0;
-    this.lastPush = null;
+    this.lastPush.clear();
     const bytes = ctx.asset(CESIUM_MAN);
     const imported = importGltf(bytes, { file: CESIUM_MAN });
     this.ragdoll = ragdollFromSkeleton(imported.skeleton, {
@@ -96,7 +102,8 @@ class GltfRagdollScene implements Scene {
     });
     const model = this.ragdoll.model;
     this.binding = { asset: CESIUM_MAN, linkNodes: boneNodes(model.linkNames, glbNodeNames(bytes)) };
-    this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 }, substeps: 2 });
+    this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
+    this.gun = new Gun(this.world);
     this.world.addStatic({ geometry: { type: 'plane' } }, 'floor');
     this.body = this.world.addBody(model, { name: 'CesiumMan' });
     // capsules sized from the skin overlap their neighbours at rest: those pairs do not collide
@@ -122,7 +129,7 @@ class GltfRagdollScene implements Scene {
     if (!hit) return false;
     const J = 45; // N s, along the view ray
     applyImpulse(this.world, this.body, hit.link, hit.point, [J * ray.direction[0], J * ray.direction[1], J * ray.direction[2]]);
-    this.lastPush = { point: hit.point, until: this.time + 0.4 };
+    this.lastPush.set(this.body, hit.link, hit.point, this.time + 0.4);
     return true;
   }
 
@@ -132,15 +139,22 @@ class GltfRagdollScene implements Scene {
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     assertFinite(this.name, this.time, this.body.state);
     forwardKinematics(this.body.model, this.body.state);
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
   sync(view: SceneView): void {
+    this.gun.draw(view, this.time);
     const { model, state } = this.body;
     view.skinnedMesh('cesium', this.binding, model, state);
     view.articulation('capsules', model, state, { colors: [0x7fd1ff, 0xffc36b], opacity: 0.22 });
-    if (this.lastPush && this.time < this.lastPush.until) view.marker('push', ...this.lastPush.point, 0.035, 0xff5470);
+    const mark = this.lastPush.at(this.time);
+    if (mark) view.marker('push', mark[0], mark[1], mark[2], 0.035, 0xff5470);
     this.contacts.draw(view, 'floor', this.world);
   }
 

@@ -10,9 +10,10 @@ import { follow } from './follow.js';
 import { gltfRagdoll } from './gltf-ragdoll.js';
 import { limits } from './limits.js';
 import { pile } from './pile.js';
+import { shootingRange } from './shooting-range.js';
 import { stabilization } from './stabilization.js';
 
-export const SCENES: readonly SceneFactory[] = [chain, longChain, chainFloor, death, follow, gltfRagdoll, pile, stabilization, limits];
+export const SCENES: readonly SceneFactory[] = [chain, longChain, chainFloor, death, follow, gltfRagdoll, pile, shootingRange, stabilization, limits];
 
 export const DEFAULT_SCENE = 'chain';
 

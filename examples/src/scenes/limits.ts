@@ -14,6 +14,7 @@ import { pick, rayPlane } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, Vec3 } from '../sim/scene.js';
 import { LimitGizmos } from './limit-gizmos.js';
 import { humanoidModel, WALKER_COLORS } from './walker.js';
+import { Gun } from './gun.js';
 import { addRagdoll, ContactCollector, DragSpring, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const PLOTS: readonly PlotSpec[] = [
@@ -28,9 +29,14 @@ class LimitsScene implements Scene {
   readonly name = 'limits';
   readonly title = 'Joint limits, drag';
   readonly summary =
+    'A limp man dangles on a string and flings his limbs about; the coloured arcs and cones show how far each joint may bend, and they never bend further. Drag a limb to pull it, or switch a click to shoot.';
+  readonly details =
     'The humanoid preset (de Leva masses, AAOS joint ranges) as a limp ragdoll on a string. Every joint range is drawn: swing cones of the ball joints, arcs of the hinges; the green line is where the limb points now, red near a stop. Limit rows keep every limb inside its range.';
-  readonly hint = 'Drag any body part with the left mouse button (a pin follows the pointer, with at most 1.5 body weights of force); drag the background to orbit.';
-  readonly timeStep = 1 / 240;
+  readonly click = 'pointer';
+  readonly subject = ['humanoid'];
+  readonly pointerLabel = 'drags';
+  readonly hint = 'Drag any body part (a pin follows the pointer, with at most 1.5 body weights of force); drag the background to orbit. Set a click to shoot to fire balls instead.';
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [1.7, 1.9, 3.6], target: [0, 1.15, 0] } as const;
   readonly plots = PLOTS;
@@ -48,6 +54,7 @@ class LimitsScene implements Scene {
   private dragNormal: Vec3 = [0, 0, 1];
   private stringOn = true;
   private time = 0;
+  private gun!: Gun;
   private readonly contacts = new ContactCollector();
   private readonly p = new Float64Array(3);
   private readonly line = new Float64Array(12);
@@ -56,7 +63,8 @@ class LimitsScene implements Scene {
     this.ctx = ctx;
     this.time = 0;
     this.drag = null;
-    this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 }, substeps: 2, sleep: false });
+    this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 }, sleep: false });
+    this.gun = new Gun(this.world);
     this.world.addStatic({ geometry: { type: 'plane' } }, 'floor');
     this.model = humanoidModel({ dampingRate: 3 });
     this.body = addRagdoll(this.world, this.model, 'humanoid');
@@ -132,11 +140,17 @@ class LimitsScene implements Scene {
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     assertFinite(this.name, this.time, this.body.state);
     forwardKinematics(this.model, this.body.state);
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
   sync(view: SceneView): void {
+    this.gun.draw(view, this.time);
     view.articulation('humanoid', this.model, this.body.state, { colors: WALKER_COLORS, opacity: 0.55 });
     this.gizmos.draw(view, 'limits', this.body.state, { range: 0xffd27a, ok: 0x7bd88f, near: 0xff5470 });
     let n = 0;

@@ -5,10 +5,12 @@
  * its phases (World.stats.ms).
  */
 import { World, type Body } from '@sinew/constraints';
-import { forwardKinematics, type Model, type ShapeDesc } from '@sinew/featherstone';
+import { forwardKinematics, JointType, State, type Model, type ShapeDesc } from '@sinew/featherstone';
+import type { JointTrajectory } from '@sinew/characters';
 import { assertFinite } from '../sim/metrics.js';
-import type { PlotSpec, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
-import { humanoidModel } from './walker.js';
+import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
+import { CMU_WALK, humanoidModel, walkOnHumanoid } from './walker.js';
+import { Gun } from './gun.js';
 import { addRagdoll, ContactCollector, overlappingPairs, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const STEPS = 7, RISE = 0.2, TREAD = 0.36, WIDTH = 3.2;
@@ -51,19 +53,31 @@ function stairs(): ShapeDesc[] {
 class PileScene implements Scene {
   readonly name = 'pile';
   readonly title = 'Pile of ragdolls';
+  readonly hint = 'Click to fire a ball from the camera into the pile.';
   readonly summary =
+    'Ragdolls tumble down a flight of stairs and pile up at the bottom; once they stop moving they fall asleep and cost almost nothing. Add more with the slider, and click to fire balls into the pile.';
+  readonly details =
     'Humanoid ragdolls (16 links, 43 dofs each) dropped in layers onto a flight of stairs. Contacts between them couple them into islands, each one LCP; resting islands sleep. The readout splits a step into its phases: rows (collision and constraint rows), K (AccelerationDeltas), solve (PGS), integrate, stabilise. Large piles run slower than real time: the page caps the steps per frame.';
-  readonly timeStep = 1 / 240;
+  readonly timeStep = 1 / 60;
   readonly usesSolver = true;
   readonly camera = { position: [4.6, 3.6, 4.4], target: [0, 1.0, -1.4] } as const;
   readonly plots = PLOTS;
+  /** The walk lends the ragdolls their poses (arms down, legs apart), the elbows and knees bent at random on top. */
+  readonly assets = [CMU_WALK];
   private count = 4;
+  /** The ragdolls, not the balls fired at them. */
+  get subject(): readonly string[] {
+    return Array.from({ length: this.count }, (_, i) => `ragdoll${i}`);
+  }
+  private walk: JointTrajectory | null = null;
+  private overlaps: [number, number][] = [];
   private ctx!: SceneContext;
   private world!: World;
   private model!: Model;
   private bodies: Body[] = [];
   private shapes: ShapeDesc[] = [];
   private time = 0;
+  private gun!: Gun;
   private readonly contacts = new ContactCollector();
 
   get controls(): readonly SceneControl[] {
@@ -78,11 +92,17 @@ class PileScene implements Scene {
     this.ctx = ctx;
     this.time = 0;
     this.world = new World({ timings: true, solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-6, sor: 1 } });
+    this.gun = new Gun(this.world);
     this.world.addStatic({ geometry: { type: 'plane' } }, 'floor');
     this.shapes = stairs();
     this.shapes.forEach((s, k) => this.world.addStatic(s, `step${k}`));
-    this.model = humanoidModel({ height: 1.75, mass: 70, dampingRate: 3 });
-    const overlaps = overlappingPairs(this.model);
+    if (!this.walk) {
+      this.model = humanoidModel({ height: 1.75, mass: 70, dampingRate: 3 });
+      this.walk = walkOnHumanoid(ctx, this.model).trajectory;
+      this.overlaps = overlappingPairs(this.model, this.walk);
+    }
+    const overlaps = this.overlaps;
+    const pose = new State(this.model);
     const rnd = random(7);
     this.bodies = [];
     const top = STEPS * RISE;
@@ -91,6 +111,8 @@ class PileScene implements Scene {
       // layers of three, 0.42 m apart, lying along the fall line over the upper steps
       const layer = Math.floor(i / 3), slot = i % 3;
       const q = body.state.q;
+      this.pose(rnd, pose.q);
+      q.set(pose.q.subarray(7), 7); // the joints; the root is placed below
       const pelvisY = 0.53 * 1.75;
       q[0] = (slot - 1) * 0.95 + 0.2 * (rnd() - 0.5);
       q[1] = top + 0.6 + 0.42 * layer - pelvisY + 0.15 * rnd();
@@ -107,18 +129,41 @@ class PileScene implements Scene {
     }
   }
 
+  /**
+   * A pose for a ragdoll: a random moment of the walk (its ball joints: arms hanging, legs apart,
+   * the trunk turned), the hinges (elbows, knees) bent to a random point of the inner 70 % of
+   * their range.
+   */
+  private pose(rnd: () => number, q: Float64Array): void {
+    const m = this.model, walk = this.walk!;
+    walk.sampleQ(walk.startTime + rnd() * walk.duration, q);
+    for (let i = 1; i < m.nLinks; i++) {
+      if (m.jointType[i] !== JointType.revolute) continue;
+      const v = m.vOffset[i], lo = m.lower[v], hi = m.upper[v];
+      if (!Number.isFinite(lo) || !Number.isFinite(hi)) continue;
+      const mid = (lo + hi) / 2, half = 0.35 * (hi - lo);
+      q[m.qOffset[i]] = mid + half * (2 * rnd() - 1);
+    }
+  }
+
   step(dt: number): void {
     this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);
+    this.gun.afterStep(this.time);
     for (const b of this.bodies) {
       assertFinite(this.name, this.time, b.state);
       forwardKinematics(this.model, b.state);
     }
   }
 
+  shoot(ray: PointerRay): void {
+    this.gun.fire(ray, this.time);
+  }
+
   sync(view: SceneView): void {
+    this.gun.draw(view, this.time);
     this.shapes.forEach((s, k) => view.staticShape(`step${k}`, s, k % 2 === 0 ? 0x5b6475 : 0x535c6c));
     this.bodies.forEach((b, i) => {
       const c = PALETTE[i % PALETTE.length];
@@ -130,7 +175,7 @@ class PileScene implements Scene {
   info(): string[] {
     const st = this.world.stats, ms = st.ms;
     const total = PHASES.reduce((s, p) => s + ms[p], 0);
-    return [
+    return [this.gun.info(), 
       `ragdolls     ${this.count} (${this.count - st.sleeping} awake), ${st.islands} islands, ${st.rows} rows`,
       `step split   ${total.toFixed(2)} ms: rows ${ms.rows.toFixed(2)}, dyn ${ms.dynamics.toFixed(2)}`,
       `             K ${ms.k.toFixed(2)}, solve ${ms.solve.toFixed(2)}, integ ${ms.integrate.toFixed(2)}, stab ${ms.stabilize.toFixed(2)}`,

@@ -195,3 +195,46 @@ export function solverSeries(world: World): Record<string, number> {
   const st = world.stats;
   return { residual: st.residual, 'error before': st.errorBefore, 'error after': st.errorAfter };
 }
+
+/**
+ * A mark on a body where it was hit, that moves with the link it marks (a mark left at a world
+ * point floats in the air once the body has moved on): the point is kept in the link's frame.
+ */
+export class LinkMark {
+  private body: Body | null = null;
+  private link = 0;
+  private readonly local = new Float64Array(3);
+  private until = -1;
+  private readonly out = new Float64Array(3);
+
+  /** Marks the world point `p` of `link` until simulated time `until`. Forward kinematics must be current. */
+  set(body: Body, link: number, p: ArrayLike<number>, until: number): void {
+    const P = body.state.work.pose, o = 12 * link;
+    const d0 = p[0] - P[o + 9], d1 = p[1] - P[o + 10], d2 = p[2] - P[o + 11];
+    // the link frame's coordinates: R^T d (R row-major, link to world)
+    for (let c = 0; c < 3; c++) this.local[c] = P[o + c] * d0 + P[o + 3 + c] * d1 + P[o + 6 + c] * d2;
+    this.body = body;
+    this.link = link;
+    this.until = until;
+  }
+
+  /** Marks a point given in the link's own frame. */
+  setLocal(body: Body, link: number, local: ArrayLike<number>, until: number): void {
+    this.body = body;
+    this.link = link;
+    this.local.set([local[0], local[1], local[2]]);
+    this.until = until;
+  }
+
+  clear(): void {
+    this.body = null;
+  }
+
+  /** Where the mark is now, or null once its time is over. */
+  at(time: number): Float64Array | null {
+    if (!this.body || time >= this.until) return null;
+    const P = this.body.state.work.pose, o = 12 * this.link, l = this.local;
+    for (let k = 0; k < 3; k++) this.out[k] = P[o + 3 * k] * l[0] + P[o + 3 * k + 1] * l[1] + P[o + 3 * k + 2] * l[2] + P[o + 9 + k];
+    return this.out;
+  }
+}

@@ -135,6 +135,8 @@ export interface SceneView {
   marker(key: string, x: number, y: number, z: number, radius: number, color?: number): void;
   /** A skinned mesh following the links of a body (the page only; Node ignores it). */
   skinnedMesh(key: string, binding: SkinBinding, model: Model, state: State): void;
+  /** An impact's sound (strength 0..1), played once per id where the page can play sound (Node ignores it). */
+  sound?(id: number, strength: number): void;
 }
 
 /**
@@ -145,12 +147,22 @@ export interface Scene {
   /** Identifier used in the URL hash (#name) and by `npm start -- demo --scene name`. */
   readonly name: string;
   readonly title: string;
-  /** One or two sentences on what the scene shows. */
+  /** One or two plain sentences: what one sees, and what to try. */
   readonly summary: string;
+  /** The physics behind it, in its own terms (shown folded, under "The physics"). */
+  readonly details?: string;
   /** Seconds advanced by one step() (the scene may sub-step inside). */
   readonly timeStep: number;
-  /** Where the page's camera starts. */
+  /**
+   * The direction the page's camera looks from (position - target) and where it starts; the page
+   * then frames the subject and follows it.
+   */
   readonly camera: { readonly position: Vec3; readonly target: Vec3 };
+  /**
+   * Keys of the articulations (SceneView.articulation) the camera frames and follows, e.g.
+   * ['walker']; absent: every articulation drawn. See sim/subject.ts.
+   */
+  readonly subject?: readonly string[];
   readonly plots: readonly PlotSpec[];
   /** True when the scene has a constraint solver that reads settings.solverIterations. */
   readonly usesSolver: boolean;
@@ -170,6 +182,15 @@ export interface Scene {
   info?(): string[];
   /** Pointer pressed on the 3D view: return true to take the drag (the camera then stays put until up). */
   pointerDown?(ray: PointerRay): boolean;
+  /**
+   * Fires a ball from the ray's origin (the camera) at what the ray hits (the scene aims with
+   * World.castRay); the page calls it on a click in scenes that have it, when "click" is set to shoot.
+   */
+  shoot?(ray: PointerRay): void;
+  /** What a click does first in this scene when it has both: 'shoot' (default) or the scene's own 'pointer' action. */
+  readonly click?: 'shoot' | 'pointer';
+  /** What the scene's own pointer action is called on the page's click switch ('pushes', 'drags'). */
+  readonly pointerLabel?: string;
   pointerMove?(ray: PointerRay): void;
   pointerUp?(): void;
 }
