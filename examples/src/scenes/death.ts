@@ -30,7 +30,7 @@ const SHOT = 60; // N s, a click
 /** Factor on a ball's angular velocity per 1/60 s step (about e^-5 per second). */
 const BALL_SPIN_DECAY = 0.92;
 
-type DeathPose = 'clip' | 'hold' | 'relaxed';
+type DeathPose = 'crumple' | 'clip' | 'hold' | 'relaxed';
 
 function ballModel(): Model {
   const b = new ModelBuilder();
@@ -58,7 +58,7 @@ class DeathScene implements Scene {
   readonly plots = PLOTS;
   readonly assets = [CMU_WALK];
   private fade = 0.8;
-  private pose: DeathPose = 'clip';
+  private pose: DeathPose = 'crumple';
   private ctx!: SceneContext;
   private model!: Model;
   private trajectory!: JointTrajectory;
@@ -80,14 +80,14 @@ class DeathScene implements Scene {
   get controls(): readonly SceneControl[] {
     return [
       { kind: 'slider', id: 'fade', label: 'muscle tone fade', min: 0.05, max: 3, step: 0.05, value: this.fade, unit: 's' },
-      { kind: 'choice', id: 'pose', label: 'dying muscles aim at', options: ['clip', 'hold', 'relaxed'], value: this.pose },
+      { kind: 'choice', id: 'pose', label: 'dying muscles aim at', options: ['crumple', 'clip', 'hold', 'relaxed'], value: this.pose },
       { kind: 'button', id: 'ball', label: 'Throw another ball' },
     ];
   }
 
   control(id: string, value: number | string): void {
     if (id === 'fade') this.fade = Math.max(0, Number(value));
-    else if (id === 'pose' && (value === 'clip' || value === 'hold' || value === 'relaxed')) this.pose = value;
+    else if (id === 'pose' && (value === 'crumple' || value === 'clip' || value === 'hold' || value === 'relaxed')) this.pose = value;
     else if (id === 'ball' && this.world) this.throwBall(this.aimPoint(0.3), FLIGHT);
   }
 

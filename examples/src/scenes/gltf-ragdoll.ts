@@ -56,7 +56,7 @@ class GltfRagdollScene implements Scene {
   readonly summary =
     'A character from a glTF file becomes a ragdoll: it is tossed into the air every few seconds and lands in a heap. Click it to fire a ball at it.';
   readonly details =
-    'CesiumMan (glTF, 19-bone skin) made into a ragdoll: importGltf reads the skeleton and the vertices each bone owns, ragdollFromSkeleton sizes a capsule per bone from them, shares out 70 kg by de Leva\'s segment fractions (one small table names the segments of the unnamed bones) and adds ball joints with cone limits. The skinned mesh (three.js) follows the links; the faint capsules are what collides.';
+    'CesiumMan (glTF, 19-bone skin) made into a ragdoll: importGltf reads the skeleton and the vertices each bone owns, ragdollFromSkeleton sizes a capsule per bone from them, shares out 70 kg by de Leva\'s segment fractions (one small table names the segments of the unnamed bones) and gives it anatomical joints: hinged knees and elbows, hips and shoulders with their ranges, a spine that shares its bend. The skinned mesh (three.js) follows the links; the faint capsules are what collides.';
   readonly pointerLabel = 'pushes';
   readonly subject = ['capsules'];
   readonly hint = 'Click to fire a ball from the camera; with "pushes", a click shoves the body part under the pointer.';
@@ -97,8 +97,8 @@ class GltfRagdollScene implements Scene {
       // fractions (de Leva); without this, masses go by capsule volume and the head weighs 20 kg
       segments: CESIUM_MAN_SEGMENTS,
       friction: 0.8,
-      // the same range at every ball joint, about the bone: a 55 degree cone and +-30 degrees of twist
-      limits: (_bone, _segment, axis) => ({ twistAxis: axis, swing: 0.95, twist: [-0.5, 0.5] }),
+      // (anatomical joints by default: hinged knees and elbows, hip and shoulder ranges, a spine
+      // whose joints share its bend)
     });
     const model = this.ragdoll.model;
     this.binding = { asset: CESIUM_MAN, linkNodes: boneNodes(model.linkNames, glbNodeNames(bytes)) };
