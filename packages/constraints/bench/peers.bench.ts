@@ -18,9 +18,10 @@
  *   mj_step on the same file (its options, the timestep overridden).
  *
  * Each engine, scene and N runs in a fresh Node process (this script started again with `--child`),
- * warmed up for 1.5 s of wall time (common.mjs's rule: wasm tiers up slowly) on throw-away copies of
- * the scene, a fresh copy every 300 steps so that the fall and the landing are what warms up, not a
- * pile asleep (the chain, which never sleeps, on one copy), engines alternated (Sinew, MuJoCo, Rapier multibody, Rapier impulse, Jolt,
+ * warmed up for 1.5 s (common.mjs's rule: wasm tiers up slowly; here 1.5 s of the process's CPU time
+ * from after the engine has loaded, so that other jobs on a shared machine do not shorten it) on
+ * throw-away copies of the scene, a fresh copy every 300 steps so that the fall and the landing are
+ * what warms up, not a pile asleep (the chain, which never sleeps, on one copy), engines alternated (Sinew, MuJoCo, Rapier multibody, Rapier impulse, Jolt,
  * cannon-es, then again for the next run); with several runs the run with the median mean is shown.
  *
  * Environment: BENCH_PEERS_N=1,10,50,100 (default 1,10: N = 50 and 100 take minutes per engine),
@@ -259,25 +260,34 @@ async function chainSim(engine: Engine): Promise<PeerSim> {
 interface Timed { msPerStep: number; cpuMsPerStep: number; msMedian: number; msP99: number; msWorst: number; cpuP99?: number; cpuWorst?: number; stepsTimed: number }
 interface PileRun extends Timed { engine: Engine; n: number; warmupSteps: number; ke: number; vRms: number; asleep: number | null; gap: number; minZ: number; diverged: boolean }
 interface ChainRun { engine: Engine; warmupSteps: number; stepsPerSecond: number; cpuStepsPerSecond: number; gap: number; energy0: number; energyEnd: number }
-interface HumanoidRun extends Timed { engine: Engine; dt: number; warmupSteps: number; minZ: number; note: string }
+interface HumanoidRun extends Timed { engine: Engine; dt: number; warmupSteps: number; minZ: number; note: string; warnings: string[] }
 
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
+/** Process CPU time (ms, user + system, every thread) so far. */
+function cpuMs(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+}
+
 /**
- * Warm-up by time (common.mjs's rule, WARMUP_MS of wall time) on throw-away copies of the scene, each
- * stepped at most `steps` steps (the timed run's length) before a fresh copy replaces it: stepping
- * one copy for the whole time would warm up a pile that has fallen asleep, not the fall and the
- * landing that the timed run measures. Returns the steps taken.
+ * Warm-up by time (common.mjs's rule: WARMUP_MS) on throw-away copies of the scene, each stepped at
+ * most `steps` steps (the timed run's length) before a fresh copy replaces it: stepping one copy for
+ * the whole time would warm up a pile that has fallen asleep, not the fall and the landing that the
+ * timed run measures. The time is this process's CPU time, from after the first copy is built (the
+ * engine's wasm loaded and compiled): what tiers code up is work done, and on a shared machine wall
+ * time would count the other jobs' turns. Returns the steps taken.
  */
 async function warmupScenes(make: () => Promise<{ step(): void; free(): void }>, steps: number): Promise<number> {
-  const t0 = performance.now();
+  let sim = await make();
+  const t0 = cpuMs();
   let n = 0;
-  while (performance.now() - t0 < WARMUP_MS) {
-    const sim = await make();
-    for (let k = 0; k < steps && performance.now() - t0 < WARMUP_MS; k++) { sim.step(); n++; }
+  for (;;) {
+    for (let k = 0; k < steps && cpuMs() - t0 < WARMUP_MS; k++) { sim.step(); n++; }
     sim.free();
+    if (cpuMs() - t0 >= WARMUP_MS) return n;
+    sim = await make();
   }
-  return n;
 }
 
 async function childPile(engine: Engine, n: number): Promise<PileRun> {
@@ -303,9 +313,7 @@ function chainEnergy(sim: PeerSim): number {
 }
 
 async function childChain(engine: Engine): Promise<ChainRun> {
-  const scratch = await chainSim(engine);
-  const warmupSteps = peer.warmup(() => scratch.step(), WARMUP_MS) as number;
-  scratch.free();
+  const warmupSteps = await warmupScenes(() => chainSim(engine), Infinity);
   const sim = await chainSim(engine);
   const energy0 = chainEnergy(sim);
   gc();
@@ -319,7 +327,7 @@ async function childChain(engine: Engine): Promise<ChainRun> {
   return run;
 }
 
-async function humanoidSim(engine: Engine, dt: number): Promise<{ step(): void; minZ(): number; note: string; free(): void }> {
+async function humanoidSim(engine: Engine, dt: number): Promise<{ step(): void; minZ(): number; note: string; warnings: string[]; free(): void }> {
   const text = readFileSync(HUMANOID, 'utf8');
   if (engine === 'mujoco') {
     const M = await loadMujoco();
@@ -331,6 +339,7 @@ async function humanoidSim(engine: Engine, dt: number): Promise<{ step(): void; 
       step: () => M.mj_step(model, data),
       minZ: () => { const x = data.xipos as Float64Array; let z = Infinity; for (let b = 1; b < model.nbody; b++) z = Math.min(z, x[3 * b + 2]); return z; },
       note: `mj_step, the file's options (timestep ${dt.toPrecision(3)})`,
+      warnings: [],
       free: () => { data.delete(); model.delete(); },
     };
   }
@@ -349,6 +358,7 @@ async function humanoidSim(engine: Engine, dt: number): Promise<{ step(): void; 
       return z;
     },
     note: `importMJCF + new World() defaults (${imp.warnings.length} importer warnings)`,
+    warnings: imp.warnings,
     free: () => {},
   };
 }
@@ -359,7 +369,7 @@ async function childHumanoid(engine: Engine, dt: number): Promise<HumanoidRun> {
   const sim = await humanoidSim(engine, dt);
   gc();
   const t = peer.timeSteps(() => sim.step(), steps, dt) as Timed;
-  const run = { engine, dt, warmupSteps, ...t, minZ: sim.minZ(), note: sim.note };
+  const run = { engine, dt, warmupSteps, ...t, minZ: sim.minZ(), note: sim.note, warnings: sim.warnings };
   sim.free();
   return run;
 }
@@ -427,7 +437,7 @@ async function main(): Promise<void> {
     printTable(`Ragdoll pile, ${STEPS} steps of 1/60 s from the release, ms per step (${COMMAND})`, rows.map((r) => {
       const s = sinewAt(r.n);
       return {
-        N: r.n, engine: LABEL[r.engine], mean: f(r.msPerStep), median: f(r.msMedian), p99: f(r.msP99), worst: f(r.msWorst), 'CPU mean': f(r.cpuMsPerStep),
+        N: r.n, engine: LABEL[r.engine], mean: f(r.msPerStep), median: f(r.msMedian), p99: f(r.msP99), worst: f(r.msWorst), 'CPU mean / p99 / worst': `${f(r.cpuMsPerStep)} / ${f(r.cpuP99)} / ${f(r.cpuWorst)}`,
         'at rest 5 s': r.diverged ? 'DIVERGED' : r.vRms < (peer.REST_VRMS as number) ? 'yes' : 'no', 'v_rms m/s': r.vRms.toPrecision(2),
         asleep: r.asleep == null ? '–' : `${(100 * r.asleep).toFixed(0)} %`, 'joint gap m': g(r.gap), 'lowest body m': f(r.minZ, 3),
         'Sinew/peer mean': s && r.engine !== 'sinew' ? (s.msPerStep / r.msPerStep).toFixed(2) : '–',
@@ -474,9 +484,12 @@ async function main(): Promise<void> {
       const m = chosen.find((c) => c.engine === 'mujoco' && c.dt === r.dt);
       return {
         dt: r.dt.toPrecision(3), engine: LABEL[r.engine], mean: f(r.msPerStep, 3), median: f(r.msMedian, 3), p99: f(r.msP99, 3), worst: f(r.msWorst, 3), 'CPU mean': f(r.cpuMsPerStep, 3),
-        'lowest body m': f(r.minZ, 3), 'Sinew/MuJoCo mean': r.engine === 'sinew' && m ? (r.msPerStep / m.msPerStep).toFixed(2) : '–', how: r.note,
+        'lowest body m': f(r.minZ, 3), 'Sinew/MuJoCo mean': r.engine === 'sinew' && m ? (r.msPerStep / m.msPerStep).toFixed(2) : '–',
+        'Sinew/MuJoCo CPU': r.engine === 'sinew' && m ? (r.cpuMsPerStep / m.cpuMsPerStep).toFixed(2) : '–', how: r.note,
       };
     }));
+    const warned = chosen.find((r) => r.engine === 'sinew' && r.warnings.length);
+    if (warned) console.log(`importMJCF's warnings on humanoid.xml:\n${warned.warnings.map((w) => '  ' + w).join('\n')}`);
     for (const r of chosen) record({ name: `humanoid.xml dt=${r.dt.toPrecision(3)} ${r.engine}`, medianUs: r.msMedian * 1000, minUs: NaN, maxUs: r.msWorst * 1000, calls: r.stepsTimed, meanMs: r.msPerStep, p99Ms: r.msP99, cpuMs: r.cpuMsPerStep, minZ: r.minZ });
   }
   record({ name: 'command', medianUs: NaN, minUs: NaN, maxUs: NaN, calls: 0, command: COMMAND });
