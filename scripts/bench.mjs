@@ -42,7 +42,7 @@ for (const f of files) {
   const bundle = f.replace(/\.ts$/, '.bundle.mjs');
   buildSync({
     entryPoints: [join(root, f)], outfile: join(root, bundle), bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    conditions: ['sinew-source'], external: ['@dimforge/*', 'physx-js-webidl', 'mathjs', 'three', 'playwright-core', 'esbuild', 'tsx'], logLevel: 'warning',
+    conditions: ['sinew-source'], external: ['@dimforge/*', 'physx-js-webidl', 'mujoco-js', 'jolt-physics', 'cannon-es', 'mathjs', 'three', 'playwright-core', 'esbuild', 'tsx'], logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   const r = spawnSync(process.execPath, ['--expose-gc', bundle], { cwd: root, stdio: 'inherit' });
