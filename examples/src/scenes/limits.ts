@@ -2,20 +2,19 @@
  * Joint limits made visible: the humanoid preset as a limp ragdoll hung from a string at its upper
  * back, limbs thrown about at the start. Every joint's range is drawn: the swing cone of each
  * spherical joint (model.sphericalLimits) and the arc of each hinge (model.lower / upper), with the
- * link's current direction in green, red near a stop. Any body part can be dragged with the mouse:
+ * link's current direction, as World.debugLines draws them (DebugLines.joints). Any body part can be dragged with the mouse:
  * the rows of a PointPin hold the grabbed point to a world target that follows the pointer
  * (setWorldTarget), as a stiff spring with a bounded force (DragSpring), so that a pull beyond
  * the body's reach saturates instead of fighting the string without limit.
  */
-import { PointPin, World, type Body } from '@sinew/constraints';
+import { DebugLines, PointPin, World, type Body } from '@sinew/constraints';
 import { forwardKinematics, pointPosition, type Model } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';
 import { pick, rayPlane } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, Vec3 } from '../sim/scene.js';
-import { LimitGizmos } from './limit-gizmos.js';
 import { humanoidModel, WALKER_COLORS } from './walker.js';
 import { Gun } from './gun.js';
-import { addRagdoll, ContactCollector, DragSpring, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { addRagdoll, ContactCollector, DebugDraw, DragSpring, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const PLOTS: readonly PlotSpec[] = [
   { title: 'energy', unit: 'J', series: ['kinetic', 'potential'] },
@@ -31,7 +30,7 @@ class LimitsScene implements Scene {
   readonly summary =
     'A limp man dangles on a string and flings his limbs about; the coloured arcs and cones show how far each joint may bend, and they never bend further. Drag a limb to pull it, or switch a click to shoot.';
   readonly details =
-    'The humanoid preset (de Leva masses, AAOS joint ranges) as a limp ragdoll on a string. Every joint range is drawn: swing cones of the ball joints, arcs of the hinges; the green line is where the limb points now, red near a stop. Limit rows keep every limb inside its range.';
+    'The humanoid preset (de Leva masses, AAOS joint ranges) as a limp ragdoll on a string. Every joint range is drawn by World.debugLines (DebugLines.joints): swing cones of the ball joints and arcs of the hinges in yellow, with the line where the limb points now; pins in magenta. Limit rows keep every limb inside its range.';
   readonly click = 'pointer';
   readonly subject = ['humanoid'];
   readonly pointerLabel = 'drags';
@@ -48,7 +47,8 @@ class LimitsScene implements Scene {
   private world!: World;
   private body!: Body;
   private model!: Model;
-  private gizmos!: LimitGizmos;
+  /** The joint ranges, as World.debugLines draws them (hinge arcs, swing cones, the current angle or axis, the pins). */
+  private readonly gizmos = new DebugDraw(DebugLines.joints);
   private hook: PointPin | null = null;
   private drag: DragSpring | null = null;
   private dragNormal: Vec3 = [0, 0, 1];
@@ -72,7 +72,6 @@ class LimitsScene implements Scene {
     const q = this.body.state.q;
     q[1] = 0.35;
     q[4] = Math.sin(0.3); q[6] = Math.cos(0.3);
-    this.gizmos = new LimitGizmos(this.model);
     forwardKinematics(this.model, this.body.state);
     this.hook = null;
     if (this.stringOn) this.attachString();
@@ -152,7 +151,7 @@ class LimitsScene implements Scene {
   sync(view: SceneView): void {
     this.gun.draw(view, this.time);
     view.articulation('humanoid', this.model, this.body.state, { colors: WALKER_COLORS, opacity: 0.55 });
-    this.gizmos.draw(view, 'limits', this.body.state, { range: 0xffd27a, ok: 0x7bd88f, near: 0xff5470 });
+    this.gizmos.draw(view, 'limits', this.world);
     let n = 0;
     if (this.hook) {
       // the string: from the hook up out of the picture

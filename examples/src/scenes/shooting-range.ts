@@ -11,7 +11,7 @@ import { assertFinite } from '../sim/metrics.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, Vec3 } from '../sim/scene.js';
 import { Gun } from './gun.js';
 import { humanoidModel, WALKER_COLORS } from './walker.js';
-import { addRagdoll, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { addRagdoll, DebugDraw, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const CRATE = 0.2; // half extent, m
 const ROWS = [4, 3, 2, 1];
@@ -50,8 +50,7 @@ class ShootingRangeScene implements Scene {
   private time = 0;
   private nextShot = 0.5;
   private turn = 0;
-  private debugData = new Float32Array(9 * 2048);
-  private lineData = new Float64Array(6 * 2048);
+  private readonly debugDraw = new DebugDraw();
   private readonly p = new Float64Array(3);
 
   get controls(): readonly SceneControl[] {
@@ -131,9 +130,7 @@ class ShootingRangeScene implements Scene {
     view.marker('muzzle', MUZZLE[0], MUZZLE[1], MUZZLE[2], 0.07, 0x9aa5b8);
     this.gun.draw(view, this.time);
     if (this.debug === 'on') {
-      const n = Math.min(this.world.debugLines(this.debugData), this.debugData.length / 9);
-      for (let i = 0; i < n; i++) for (let k = 0; k < 6; k++) this.lineData[6 * i + k] = this.debugData[9 * i + k];
-      view.lines('debug', this.lineData, n, 0x8fe388, true);
+      this.debugDraw.draw(view, 'debug', this.world);
     }
   }
 

@@ -3,7 +3,7 @@
  * forces of the last step for SceneView.contacts, the world's energy and limit errors for stats,
  * and an impulse at a point of a body (a push, a hit).
  */
-import { PointPin, World, type Body, type ConstraintSource, type StepContext } from '@sinew/constraints';
+import { DEBUG_LINE_STRIDE, DebugLines, PointPin, World, type Body, type ConstraintSource, type StepContext } from '@sinew/constraints';
 import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
 import { excludeOverlappingLinkPairs, type JointTrajectory } from '@sinew/characters';
 import { accelerationDeltasPointForce, forwardDynamics, forwardKinematics, kineticEnergy, pointPosition, pointVelocity, potentialEnergy, type Model } from '@sinew/featherstone';
@@ -236,5 +236,37 @@ export class LinkMark {
     const P = this.body.state.work.pose, o = 12 * this.link, l = this.local;
     for (let k = 0; k < 3; k++) this.out[k] = P[o + 3 * k] * l[0] + P[o + 3 * k + 1] * l[1] + P[o + 3 * k + 2] * l[2] + P[o + 9 + k];
     return this.out;
+  }
+}
+
+/**
+ * Draws World.debugLines (`include`: DebugLines flags) in their own colours: the segments are
+ * sorted into one line set per colour (at most `colours` of them; keys `key/0`, `key/1`, ...).
+ */
+export class DebugDraw {
+  private data = new Float32Array(DEBUG_LINE_STRIDE * 1024);
+  private readonly sets: { colour: number; lines: Float64Array; n: number }[] = [];
+
+  constructor(private readonly include: number = DebugLines.all, private readonly colours = 8) {}
+
+  draw(view: SceneView, key: string, world: World, overlay = true): void {
+    let n = world.debugLines(this.data, this.include);
+    if (DEBUG_LINE_STRIDE * n > this.data.length) { this.data = new Float32Array(DEBUG_LINE_STRIDE * 2 * n); n = world.debugLines(this.data, this.include); }
+    for (const set of this.sets) set.n = 0;
+    const d = this.data;
+    for (let i = 0; i < n; i++) {
+      const o = DEBUG_LINE_STRIDE * i;
+      const colour = (Math.round(255 * d[o + 6]) << 16) | (Math.round(255 * d[o + 7]) << 8) | Math.round(255 * d[o + 8]);
+      let set = this.sets.find((x) => x.colour === colour);
+      if (!set) {
+        if (this.sets.length >= this.colours) continue;
+        set = { colour, lines: new Float64Array(6 * 256), n: 0 };
+        this.sets.push(set);
+      }
+      if (6 * (set.n + 1) > set.lines.length) { const grown = new Float64Array(2 * set.lines.length); grown.set(set.lines); set.lines = grown; }
+      for (let k = 0; k < 6; k++) set.lines[6 * set.n + k] = d[o + k];
+      set.n++;
+    }
+    this.sets.forEach((set, k) => view.lines(`${key}/${k}`, set.lines, set.n, set.colour, overlay));
   }
 }

@@ -318,6 +318,18 @@ let worldsMade = 0;
 /** Sub-steps per sub-step of a step taken again after it went non-finite. */
 const RECOVERY_SUBSTEPS = 4;
 
+/** What World.debugLines draws: a sum of these flags. */
+export const DebugLines = {
+  /** Shape outlines: statics grey, awake bodies green, sleeping blue. */
+  shapes: 1,
+  /** Joint ranges (hinge arcs, swing cones, the current angle or axis) and pins. */
+  joints: 2,
+  /** Contact points and normals (scaled by force when contact events are on). */
+  contacts: 4,
+  /** Everything. */
+  all: 7,
+} as const;
+
 /** The simulation: articulated bodies, static and kinematic shapes, constraint sources, and `step(dt)`, which detects contacts, solves, integrates and stabilises. */
 export class World {
   readonly bodies: Body[] = [];
@@ -2281,34 +2293,39 @@ export class World {
    * point of the last step in red: from the point on side A along the normal (B to A), as long as
    * debugForceScale times its normal force when contact events are on, 0.1 m otherwise. Returns the
    * number of segments: when it exceeds out.length / 9, only those that fit were written (pass a
-   * larger array). Allocates nothing once the array is large enough.
+   * larger array). Allocates nothing once the array is large enough. `include` picks what is drawn
+   * (default all three: DebugLines.shapes | joints | contacts), as Rapier's filter flags do.
    */
-  debugLines(out?: Float32Array): number {
+  debugLines(out?: Float32Array, include: number = DebugLines.all): number {
     if (out !== undefined && !(out instanceof Float32Array)) throw new RangeError(`World.debugLines: out must be a Float32Array, got ${String(out)}`);
+    if (!(Number.isInteger(include) && include >= 0 && include <= DebugLines.all)) throw new RangeError(`World.debugLines: include must be a sum of DebugLines.shapes (1), joints (2) and contacts (4), got ${include}`);
     this.queryPoses();
     const w = this.debugWriter;
     let target = out ?? this.debugOwn;
     for (;;) {
       w.begin(target);
-      this.collision.drawShapes(w);
-      drawJoints(this.bodies, this.sources, w, this.debugScratch);
-      w.setColour(1, 0.2, 0.2);
-      if (this.events !== null) this.contactForces(this.debugForce);
-      else {
-        const cb = this.collision.contacts, f = cb.f64, e = w.ends;
-        for (let k = 0; k < cb.count; k++) {
-          const o = k * CONTACT_F64_STRIDE, p = o + CONTACT_POINT_A, n = o + CONTACT_NORMAL;
-          e[0] = f[p]; e[1] = f[p + 1]; e[2] = f[p + 2];
-          e[3] = f[p] + 0.1 * f[n]; e[4] = f[p + 1] + 0.1 * f[n + 1]; e[5] = f[p + 2] + 0.1 * f[n + 2];
-          w.push();
-        }
-      }
+      if (include & DebugLines.shapes) this.collision.drawShapes(w);
+      if (include & DebugLines.joints) drawJoints(this.bodies, this.sources, w, this.debugScratch);
+      if (include & DebugLines.contacts) this.drawContacts(w);
       if (out !== undefined || DEBUG_LINE_STRIDE * w.count <= target.length) break;
       this.debugOwn = target = new Float32Array(Math.max(2 * target.length, DEBUG_LINE_STRIDE * w.count));
     }
     const n = w.count;
     w.begin(this.debugOwn); // (holds no reference to the caller's array)
     return n;
+  }
+
+  /** debugLines' contacts: from the point on side A along the normal, by force (events on) or 0.1 m long. */
+  private drawContacts(w: DebugLineWriter): void {
+    w.setColour(1, 0.2, 0.2);
+    if (this.events !== null) { this.contactForces(this.debugForce); return; }
+    const cb = this.collision.contacts, f = cb.f64, e = w.ends;
+    for (let k = 0; k < cb.count; k++) {
+      const o = k * CONTACT_F64_STRIDE, p = o + CONTACT_POINT_A, n = o + CONTACT_NORMAL;
+      e[0] = f[p]; e[1] = f[p + 1]; e[2] = f[p + 2];
+      e[3] = f[p] + 0.1 * f[n]; e[4] = f[p + 1] + 0.1 * f[n + 1]; e[5] = f[p + 2] + 0.1 * f[n + 2];
+      w.push();
+    }
   }
 
   /** The world's own debug line array, written by debugLines() without an argument (DEBUG_LINE_STRIDE floats per segment). */

@@ -9,7 +9,8 @@
  * stepping with debugLines every frame keeps the same bits as without.
  */
 import { describe, expect, it } from 'vitest';
-import { DEBUG_LINE_STRIDE, RigidBody, World } from '../src/index.js';
+import { DEBUG_LINE_STRIDE, DebugLines, PointPin, RigidBody, World } from '../src/index.js';
+import { humanoidTree } from './humanoid-fixture.js';
 import { CONTACT_F64_STRIDE, CONTACT_NORMAL, CONTACT_POINT_A } from '../src/internals.js';
 import { stateBits, sameBits } from './state-bits.js';
 
@@ -177,6 +178,28 @@ describe('World.debugLines', () => {
       expected.splice(k, 1);
     }
     expect(expected.length).toBe(0);
+  });
+
+  it('include picks shapes, joints and contacts: each alone gives its part of the full drawing, in order; a bad flag is refused', () => {
+    const world = new World();
+    world.addStatic({ geometry: { type: 'plane' } });
+    const ragdoll = world.addBody(humanoidTree(), { name: 'lying', position: [0, 0.3, 0], rotation: [-Math.SQRT1_2, 0, 0, Math.SQRT1_2] });
+    world.addConstraint(new PointPin(ragdoll.index, 0, [0, 0, 0], { body: -1, link: -1, point: [0, 0.8, 0] }));
+    for (let s = 0; s < 30; s++) world.step(1 / 60);
+    const all = new Float32Array(9 * 4000);
+    const n = world.debugLines(all);
+    const parts = [DebugLines.shapes, DebugLines.joints, DebugLines.contacts].map((flag) => {
+      const out = new Float32Array(9 * 4000);
+      const m = world.debugLines(out, flag);
+      return Array.from(out.subarray(0, 9 * m));
+    });
+    // every part drew something (shapes, the ragdoll's ranges and the pin, its contacts), and the
+    // three parts one after the other are the full drawing
+    for (const part of parts) expect(part.length).toBeGreaterThan(0);
+    expect(parts.flat()).toEqual(Array.from(all.subarray(0, 9 * n)));
+    expect(world.debugLines(all, DebugLines.joints | DebugLines.contacts)).toBe((parts[1].length + parts[2].length) / 9);
+    expect(world.debugLines(all, 0)).toBe(0);
+    expect(() => world.debugLines(all, 8)).toThrow('World.debugLines: include must be a sum of DebugLines.shapes (1), joints (2) and contacts (4), got 8');
   });
 
   it('an array too small gets the segments that fit and the full count; without one the world grows its own', () => {
