@@ -3,9 +3,9 @@
  * the CMU walk at 1/120 s: links at w = 0 follow the clip exactly while the others are simulated;
  * weights changed over time never pop a joint's velocity.
  *
- * The velocity measure: at each step, the largest change of any measured joint velocity (rad/s;
- * ball joints per component of their body-frame rate) across the step. Its yardstick, C, is the
- * clip's own sharpest step: the same measure over the same seconds with every link at w = 0 (the
+ * The velocity measure: at each step, the largest change of any measured joint velocity across
+ * the step (rad/s; ball joints per component of their body-frame rate; the free root's linear rate
+ * in m/s). Its yardstick, C, is the clip's own sharpest step: the same measure over the same seconds with every link at w = 0 (the
  * body played kinematically, each joint moving at the clip's rate, so C is the clip's largest
  * velocity change per step: 6.25 rad/s, from the wrists' mocap noise). Errors are measured here
  * from the body's q and the trajectory's q.
@@ -84,7 +84,7 @@ function walk(o: { root?: RootMode; weight: number; groups?: Record<string, numb
 const max = (a: readonly number[]) => a.reduce((x, y) => Math.max(x, y), 0);
 
 /** C: the clip's own largest velocity change per step over the same seconds (every link kinematic). */
-const CLIP_JUMP = max(walk({ weight: 0, measure: JOINTS }).jumps);
+const CLIP_JUMP = max(walk({ weight: 0, measure: model.linkNames }).jumps);
 
 describe('AnimationBlend: per-link weights between animation (0), motors (0 < w < 1) and limp (1)', () => {
   it('the clip itself changes a joint velocity by at most C = 6.25 rad/s in one step (the yardstick of the bounds below)', () => {
@@ -95,6 +95,7 @@ describe('AnimationBlend: per-link weights between animation (0), motors (0 < w 
 
   it('(a) the upper body at w = 0 follows the clip to 1e-12 rad while the legs at w = 1 fall with a simulated root', () => {
     const w = walk({ root: 'free', weight: 1, groups: { spine: 0, head: 0, arms: 0 }, measure: ['thigh_left'], exact: UPPER });
+    console.log(`(a) upper body's largest joint error ${max(w.exactError).toExponential(2)} rad; pelvis drop ${(w.pelvisY[0] - Math.min(...w.pelvisY)).toFixed(3)} m`);
     // every upper-body joint on the clip after every step (rounding of the quaternion angle only)
     expect(max(w.exactError)).toBeLessThan(1e-12);
     // the root is simulated and the limp legs give way: the pelvis drops more than 0.3 m
@@ -115,6 +116,7 @@ describe('AnimationBlend: per-link weights between animation (0), motors (0 < w 
     });
     // the ramp: 0.3 until the hit, 1 from 0.2 s after it
     expect(w.weights[59]).toBe(0.3);
+    console.log(`(b) hit step ${w.jumps[60].toFixed(3)} rad/s; largest during the ramp ${max(w.jumps.slice(61, 86)).toFixed(3)}; the rest's largest joint error ${max(w.exactError).toExponential(2)} rad`);
     expect(w.weights[60]).toBeCloseTo(0.3 + 0.7 / 24, 12);
     expect(w.weights[60 + 24]).toBe(1);
     // the hit itself is a velocity jump (step 60); after it, no step jumps more than the clip's own sharpest step
@@ -128,13 +130,15 @@ describe('AnimationBlend: per-link weights between animation (0), motors (0 < w 
     expect(max(w.exactError)).toBeLessThan(1e-12);
   });
 
-  it('(c) every joint ramped 0 -> 1 -> 0 over 1 s: no step jumps more than C, and the return to the clip is smooth where an abrupt one is not', () => {
+  it('(c) the whole body (root included) ramped 0 -> 1 -> 0 over 1 s: no step jumps more than C, and the return to the clip is smooth where an abrupt one is not', () => {
     const script = (s: number, b: AnimationBlend) => {
-      if (s === 0) b.setWeight(JOINTS, 1, 0.5);
-      if (s === 60) b.setWeight(JOINTS, 0, 0.5);
+      if (s === 0) b.setWeight(model.linkNames, 1, 0.5);
+      if (s === 60) b.setWeight(model.linkNames, 0, 0.5);
     };
-    const smooth = walk({ weight: 0, measure: JOINTS, script });
-    const abrupt = walk({ weight: 0, measure: JOINTS, script, blendTime: 0 });
+    const smooth = walk({ weight: 0, measure: model.linkNames, script });
+    const abrupt = walk({ weight: 0, measure: model.linkNames, script, blendTime: 0 });
+    const k0 = smooth.weights.indexOf(0, 60);
+    console.log(`(c) C ${CLIP_JUMP.toFixed(3)} rad/s; largest step ${max(smooth.jumps).toFixed(3)}; at the return (step ${k0}) ${smooth.jumps[k0].toFixed(3)}, abrupt ${abrupt.jumps[k0].toFixed(3)}, the ten steps either side up to ${max([...smooth.jumps.slice(k0 - 10, k0), ...smooth.jumps.slice(k0 + 1, k0 + 11)]).toFixed(3)}`);
     expect(max(smooth.jumps)).toBeLessThan(CLIP_JUMP);
     // the step where the joints become kinematic again, and the ten steps either side
     const k = smooth.weights.indexOf(0, 60);
@@ -142,7 +146,7 @@ describe('AnimationBlend: per-link weights between animation (0), motors (0 < w 
     const around = [...smooth.jumps.slice(k - 10, k), ...smooth.jumps.slice(k + 1, k + 11)];
     expect(smooth.jumps[k]).toBeLessThanOrEqual(max(around));
     // the abrupt switch (blendTime 0) takes the joints' remaining error in one step
-    expect(abrupt.jumps[k]).toBeGreaterThan(2 * smooth.jumps[k]);
+    expect(abrupt.jumps[k]).toBeGreaterThan(5 * smooth.jumps[k]);
     // leaving w = 0 at the start: the first step no sharper than the clip's own motion there
     expect(smooth.jumps[0]).toBeLessThan(CLIP_JUMP);
   });
@@ -151,6 +155,7 @@ describe('AnimationBlend: per-link weights between animation (0), motors (0 < w 
     const script = (s: number, b: AnimationBlend) => { if (s === 0) b.setWeight(ARM, 1); if (s === 60) b.setWeight(ARM, 0); };
     const smooth = walk({ weight: 0, measure: ARM, script, exact: ARM, blendTime: 0.2 });
     const abrupt = walk({ weight: 0, measure: ARM, script, blendTime: 0 });
+    console.log(`(snap) arm error at the switch ${smooth.exactError[59].toFixed(3)} rad; jump at the switch ${smooth.jumps[60].toFixed(3)} rad/s (its last ten steps up to ${max(smooth.jumps.slice(50, 60)).toFixed(3)}), abrupt ${abrupt.jumps[60].toFixed(1)}`);
     expect(smooth.weights[59]).toBe(1);
     expect(smooth.weights[60]).toBe(0);
     // the limp arm is well off the clip when it is snapped back (so an abrupt switch has something to jump)
