@@ -194,4 +194,25 @@ describe('AnimationBlend: per-link weights between animation (0), motors (0 < w 
     expect(follower.strength[model.vOffset[model.linkIndex('forearm_left')]]).toBeCloseTo(0.7, 15);
     expect(follower.strength[model.vOffset[model.linkIndex('forearm_right')]]).toBe(0.5);
   });
+
+  it('the powered range: strength s = 1 - w on the drive rows (torque limit times s, gains of natural frequency times s); w = 1 leaves no drive', () => {
+    const world = new World();
+    const body = world.addBody(model, { name: 'walker', selfCollision: false });
+    const follower = new MotionFollower(world, body, { trajectory: traj });
+    const blend = new AnimationBlend(follower, { weight: 0.5 });
+    blend.setWeight('forearm_left', 0.3);
+    blend.setWeight('hand_left', 1);
+    blend.update(DT);
+    world.step(DT);
+    const d = follower.drive;
+    for (const [link, s] of [['forearm_left', 0.7], ['forearm_right', 0.5], ['hand_left', 0]] as const) {
+      const k = model.vOffset[model.linkIndex(link)];
+      // the follower's gains at full strength (critically damped: kd^2 = 4 kp), scaled, then taken one step ahead
+      const kp = follower.kp[k] * s * s, kd = follower.kd[k] * s, h = DT;
+      expect(d.maxTorque[k]).toBeCloseTo(follower.maxTorque[k] * s, 9);
+      expect(d.kp[k]).toBeCloseTo(kp / (1 + kd * h), 9);
+      expect(d.kd[k]).toBeCloseTo((kd + kp * h) / (1 + kd * h), 9);
+    }
+    expect(d.maxTorque[model.vOffset[model.linkIndex('hand_left')]]).toBe(0);
+  });
 });
