@@ -23,7 +23,9 @@
  *    through the inverse right Jacobian of SO(3); a free root's translation offset is in the world
  *    frame. blendTime 0 is the abrupt switch (the clip's pose at once).
  *
- * A game calls update(dt) once before each World.step(dt).
+ * A game calls update(dt) once before each World.step(dt). The blend owns the body's kinematic
+ * links (it sets them whenever the set of links at w = 0 changes), and the weights stay in force
+ * after the follower's die(): a dying character's animated links go limp when their weights say so.
  */
 import { JointType, detMath, type Model } from '@sinew/featherstone';
 import type { Body, LinkRef } from '@sinew/constraints';
@@ -33,7 +35,7 @@ import { quatConjMultiply, quatMultiply, quatNormalize, quatRotate, quatRotateIn
 
 /** Options of an AnimationBlend: the starting weights and the time over which a joint reaching w = 0 settles onto the clip. */
 export interface AnimationBlendOptions {
-  /** The weight of every link at the start (default 1: limp); per group with `groups`. */
+  /** The weight of every link at the start (default 0: animated); per group with `groups`. */
   weight?: number;
   /** Starting weights per joint group (they win over `weight`). */
   groups?: Partial<Record<JointGroup, number>>;
@@ -80,7 +82,7 @@ export class AnimationBlend {
     this.qc = new Float64Array(m.nq);
     this.qdc = new Float64Array(m.nv);
     this.target = new Float64Array(m.nq);
-    const all = checkWeight('constructor', 'weight', options.weight ?? 1);
+    const all = checkWeight('constructor', 'weight', options.weight ?? 0);
     this.weights.fill(all);
     if (options.groups) {
       for (const g of Object.keys(options.groups)) {
