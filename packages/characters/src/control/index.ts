@@ -1,5 +1,7 @@
 export { MotionFollower, relaxedPose, jointErrors, DEFAULT_SETTLE_TIMES, DEFAULT_MAX_TORQUES } from './motion-follower.js';
 export type { MotionFollowerOptions, RootMode, HitOptions, DeathOptions } from './motion-follower.js';
+export { AnimationBlend } from './animation-blend.js';
+export type { AnimationBlendOptions } from './animation-blend.js';
 export { JointTrajectory } from './joint-trajectory.js';
 export type { JointTrajectoryOptions } from './joint-trajectory.js';
 export { retargetClip, clipFrames, modelStandingHeight, skeletonStandingHeight } from './retarget-clip.js';

@@ -178,6 +178,12 @@ export class MotionFollower implements ConstraintSource {
   readonly kd: Float64Array;
   /** Apply the drive law one step ahead (see MotionFollowerOptions.stepAhead). */
   stepAhead: boolean;
+  /**
+   * A factor s in [0, 1] per dof on the drive's strength (all 1 unless an AnimationBlend sets
+   * them): the torque limit times s and the natural frequency times s (gains Kp s^2, Kd s: the
+   * settle time divided by s, still critically damped); 0 leaves the joint undriven (limp).
+   */
+  readonly strength: Float64Array;
   /** Muscle tone over World time. */
   readonly tone = new MuscleTone(1);
   /** A further factor on the tone per joint group (all 1 until a death's toneSchedule sets them). */
@@ -246,6 +252,7 @@ export class MotionFollower implements ConstraintSource {
     this.dofGroup = new Uint8Array(m.nv);
     this.kp = new Float64Array(m.nv);
     this.kd = new Float64Array(m.nv);
+    this.strength = new Float64Array(m.nv).fill(1);
     for (let i = 0; i < m.nLinks; i++) {
       const g = this.groups[i];
       const ts = groupValue(options.settleTime, g, DEFAULT_SETTLE_TIMES);
@@ -357,8 +364,9 @@ export class MotionFollower implements ConstraintSource {
         for (let k = 0; k < d.targetQdd.length; k++) d.targetQdd[k] *= r * r;
       } else d.targetQdd.fill(0);
     }
+    const str = this.strength;
     for (let k = 0; k < this.kp.length; k++) {
-      const kp = this.kp[k], kd = this.kd[k];
+      const kp = this.kp[k] * str[k] * str[k], kd = this.kd[k] * str[k];
       if (this.stepAhead) {
         const s = 1 / (1 + kd * h);
         d.kp[k] = kp * s;
@@ -373,7 +381,11 @@ export class MotionFollower implements ConstraintSource {
     const m = this.model, v0 = m.jointType[0] === JointType.free ? 6 : 0;
     const gf = this.groupFactor;
     for (let g = 0; g < gf.length; g++) gf[g] = this.groupTone[JOINT_GROUPS[g]].at(worldTime);
-    for (let k = 0; k < m.nv; k++) d.maxTorque[k] = k < v0 ? this.maxTorque[k] : this.maxTorque[k] * tone * gf[this.dofGroup[k]];
+    for (let k = 0; k < m.nv; k++) {
+      const max = k < v0 ? this.maxTorque[k] : this.maxTorque[k] * tone * gf[this.dofGroup[k]];
+      // (a strength of 0 gives 0, not Infinity times 0, for an unbounded root)
+      d.maxTorque[k] = str[k] === 1 ? max : str[k] === 0 ? 0 : max * str[k];
+    }
   }
 
   /**
@@ -464,7 +476,7 @@ export class MotionFollower implements ConstraintSource {
     const now = this.world.time, tone = this.tone.at(now), gf = this.groupFactor;
     for (let g = 0; g < gf.length; g++) gf[g] = this.groupTone[JOINT_GROUPS[g]].at(now);
     const v0 = m.jointType[0] === JointType.free ? 6 : 0, st = b.state;
-    for (let k = v0; k < m.nv; k++) st.tau[k] += tau[k] * tone * gf[this.dofGroup[k]];
+    for (let k = v0; k < m.nv; k++) st.tau[k] += tau[k] * tone * gf[this.dofGroup[k]] * this.strength[k];
     st.work.dynamicsValid = false;
   }
 
