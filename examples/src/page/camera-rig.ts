@@ -16,9 +16,9 @@ import type { Vec3 } from '../sim/scene.js';
 import type { Rect } from './free-rect.js';
 
 /** Room left around the subject's sphere: its outline fills 1 / MARGIN of the free side. */
-const MARGIN = 1.12;
+const MARGIN = 1.2;
 /** Time constant of the camera's approach to the framing, wall seconds. */
-const LAG = 0.2;
+const LAG = 0.12;
 /** Smallest radius framed, metres (a small subject is not filled to the edges). */
 const MIN_RADIUS = 0.5;
 
