@@ -112,9 +112,12 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
     await page.screenshot({ path: join(SHOTS, `${scene}.png`) });
 
     expect(b.time).toBeGreaterThan(a.time);
-    expect(a.links.length).toBe(b.links.length);
+    // (the shooting range fires and removes balls on its own: its bodies come and go, the crates and
+    // the dummy it starts with keep their places in the list)
+    if (scene !== 'gun') expect(a.links.length).toBe(b.links.length);
     expect(a.links.length).toBeGreaterThan(0);
-    const moved = Math.max(...a.links.map((x, i) => Math.abs(x - b.links[i])));
+    const common = Math.min(a.links.length, b.links.length);
+    const moved = Math.max(...a.links.slice(0, common).map((x, i) => Math.abs(x - b.links[i])));
     expect(moved).toBeGreaterThan(1e-3);
     expect(a.canvas.distinctColors).toBeGreaterThan(8); // not a blank canvas
     expect(b.canvas.hash).not.toBe(a.canvas.hash); // and it is redrawn as the scene moves
