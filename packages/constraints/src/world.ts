@@ -2110,6 +2110,16 @@ export class World {
     rows.force.set(saved.subarray(0, rows.count));
   }
 
+  /** q of the bodies before a further post-stabilisation pass (postStabilize), by body index. */
+  private stabSaved: Float64Array[] = [];
+
+  /** Body b's buffer in stabSaved (made when b is new at its index). */
+  private stabSavedQ(b: Body): Float64Array {
+    let q = this.stabSaved[b.index];
+    if (q === undefined || q.length !== b.model.nq) q = this.stabSaved[b.index] = new Float64Array(b.model.nq);
+    return q;
+  }
+
   /**
    * Post-stabilisation (Cline thesis 3.4, eq. 3.7 in reduced coordinates): with the position errors
    * g of pins, limits and contacts at the new positions, solve K lambda + g = g+ (g+ = 0 for pins,
@@ -2151,6 +2161,12 @@ export class World {
             else rowPositionInto(rows, j, bodies, g, j);
             g[j] += off;
           }
+          else if (pass > 0) {
+            // after a correction the row's linear prediction (below) is stale and would correct
+            // the same error twice: a spherical stop by its exact gap, any other such row held
+            // where it stands
+            if (!(tag === RowTag.Limit && sphericalLimitGapInto(rows, j, bodies[rows.bodyA[j]], g, j))) g[j] = 0;
+          }
           else { rowVelocityInto(rows, j, bodies, g, j); g[j] = rows.error[j] + h * g[j]; }
           // contacts and limits may overlap by their slop without correction (they stay in touch
           // from step to step); a correction aims at half the slop
@@ -2175,12 +2191,13 @@ export class World {
         solver.combine(bodies, 'dq');
         for (let k = 0; k < solver.nBodies; k++) {
           const b = bodies[solver.bodyList[k]];
+          if (pass > 0) this.stabSavedQ(b).set(b.state.q);
           integratePositions(b.model, b.state.q, b.scratch, 1);
           b.state.work.dynamicsValid = false;
           forwardKinematics(b.model, b.state, true);
         }
         moved = true;
-        if (pass === this.stabilizationPasses - 1) {
+        if (pass > 0 || pass === this.stabilizationPasses - 1) {
           let after = 0;
           for (let c = 0; c < solver.m; c++) {
             const j = solver.rowAt(c);
@@ -2193,7 +2210,17 @@ export class World {
             else if (tag === RowTag.Limit && sphericalLimitGapInto(rows, j, bodies[rows.bodyA[j]], this.scalar, 0)) gj = this.scalar[0];
             after = Math.max(after, tag === RowTag.Pin ? Math.abs(gj) : tag === RowTag.Contact ? -gj - this.contactSlop : tag === RowTag.Limit ? -gj - this.limitSlop : -gj);
           }
-          st.errorAfter = Math.max(st.errorAfter, after);
+          if (pass > 0 && after > worst) {
+            // a further Newton step that leaves a larger error than it found (the geometry of the
+            // contacts turned under it) is undone
+            for (let k = 0; k < solver.nBodies; k++) {
+              const b = bodies[solver.bodyList[k]];
+              b.state.q.set(this.stabSavedQ(b));
+              forwardKinematics(b.model, b.state, true);
+            }
+            after = worst;
+          }
+          if (pass === this.stabilizationPasses - 1) st.errorAfter = Math.max(st.errorAfter, after);
         }
       }
       if (!moved) break;
