@@ -16,30 +16,29 @@ import { detMath } from '@sinew/featherstone';
 
 type Limits = NonNullable<Model['sphericalLimits'][number]>;
 
-/** Cone axes u, v perpendicular to the twist axis a (as JointLimits builds them). */
-function coneAxes(a: ArrayLike<number>): [number[], number[]] {
-  let u = [1 - a[0] * a[0], -a[0] * a[1], -a[0] * a[2]];
-  let n = detMath.hypot(u[0], u[1], u[2]);
+/** Cone axes u (at ST_U) and v (at ST_V) perpendicular to the twist axis a (as JointLimits builds them), into ST. */
+function coneAxesInto(a: ArrayLike<number>): void {
+  let ux = 1 - a[0] * a[0], uy = -a[0] * a[1], uz = -a[0] * a[2];
+  let n = detMath.hypot(ux, uy, uz);
   if (n < 1e-6) {
-    u = [-a[2] * a[0], -a[2] * a[1], 1 - a[2] * a[2]];
-    n = detMath.hypot(u[0], u[1], u[2]);
+    ux = -a[2] * a[0]; uy = -a[2] * a[1]; uz = 1 - a[2] * a[2];
+    n = detMath.hypot(ux, uy, uz);
   }
-  u = [u[0] / n, u[1] / n, u[2] / n];
-  const v = [a[1] * u[2] - a[2] * u[1], a[2] * u[0] - a[0] * u[2], a[0] * u[1] - a[1] * u[0]];
-  return [u, v];
+  ux /= n; uy /= n; uz /= n;
+  ST[ST_U] = ux; ST[ST_U + 1] = uy; ST[ST_U + 2] = uz;
+  ST[ST_V] = a[1] * uz - a[2] * uy; ST[ST_V + 1] = a[2] * ux - a[0] * uz; ST[ST_V + 2] = a[0] * uy - a[1] * ux;
 }
 
-interface SwingTwist {
-  /** Swing angle and unit swing axis (perpendicular to a). */
-  theta: number;
-  n: number[];
-  /** Twist angle about a, in (-pi, pi]. */
-  psi: number;
-  /** Half-angle of the cone in the direction of n. */
-  cone: number;
-}
+/**
+ * The swing-twist decomposition of the quaternion at q[o..o+4) for limits lim, into ST (the
+ * measures are needed every step by LimitGuard: numbers in a typed array, not a new object):
+ * ST[THETA] the swing angle, ST[N..N+3) the unit swing axis (perpendicular to the twist axis a),
+ * ST[PSI] the twist angle about a in (-pi, pi], ST[CONE] the cone's half-angle along the swing axis.
+ */
+const THETA = 0, N = 1, PSI = 4, CONE = 5, ST_U = 6, ST_V = 9;
+const ST = new Float64Array(12);
 
-function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): SwingTwist {
+function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): void {
   const a = lim.twistAxis;
   let x = q[o], y = q[o + 1], z = q[o + 2], w = q[o + 3];
   if (w < 0) { x = -x; y = -y; z = -z; w = -w; }
@@ -55,24 +54,26 @@ function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): SwingTwist {
   const sz = w * -tz + x * -ty - y * -tx + z * tw;
   const sw = w * tw - x * -tx - y * -ty - z * -tz;
   const sn = detMath.hypot(sx, sy, sz);
-  const theta = 2 * detMath.atan2(sn, Math.abs(sw));
+  ST[THETA] = 2 * detMath.atan2(sn, Math.abs(sw));
   const sg = sw < 0 ? -1 : 1;
-  const n = sn > 1e-12 ? [(sg * sx) / sn, (sg * sy) / sn, (sg * sz) / sn] : [0, 0, 0];
+  if (sn > 1e-12) { ST[N] = (sg * sx) / sn; ST[N + 1] = (sg * sy) / sn; ST[N + 2] = (sg * sz) / sn; } else { ST[N] = 0; ST[N + 1] = 0; ST[N + 2] = 0; }
   let cone = Math.max(lim.swing[0], lim.swing[1]);
   if (sn > 1e-12) {
-    const [u, v] = coneAxes(a);
-    const nu = n[0] * u[0] + n[1] * u[1] + n[2] * u[2], nv = n[0] * v[0] + n[1] * v[1] + n[2] * v[2];
+    coneAxesInto(a);
+    const nu = ST[N] * ST[ST_U] + ST[N + 1] * ST[ST_U + 1] + ST[N + 2] * ST[ST_U + 2];
+    const nv = ST[N] * ST[ST_V] + ST[N + 1] * ST[ST_V + 1] + ST[N + 2] * ST[ST_V + 2];
     cone = 1 / Math.sqrt(detMath.sq(nu / Math.max(lim.swing[0], 1e-9)) + detMath.sq(nv / Math.max(lim.swing[1], 1e-9)));
   }
-  return { theta, n, psi, cone };
+  ST[PSI] = psi;
+  ST[CONE] = cone;
 }
 
 /** Excursion (rad) of spherical joint `link` past its cone or twist range; 0 inside (or without limits). */
 export function sphericalExcess(model: Model, q: ArrayLike<number>, link: number): number {
   const lim = model.sphericalLimits[link];
   if (!lim) return 0;
-  const st = swingTwist(q, model.qOffset[link], lim);
-  return Math.max(0, st.theta - st.cone, lim.twist[0] - st.psi, st.psi - lim.twist[1]);
+  swingTwist(q, model.qOffset[link], lim);
+  return Math.max(0, ST[THETA] - ST[CONE], lim.twist[0] - ST[PSI], ST[PSI] - lim.twist[1]);
 }
 
 /** Largest excursion (rad or m) of each joint past its limits; 0 inside. Keys are joint names. */
@@ -85,8 +86,8 @@ export function jointLimitExcess(model: Model, q: ArrayLike<number>): Record<str
       out[model.jointNames[i]] = Math.max(0, model.lower[d] - q[qo], q[qo] - model.upper[d]);
     } else if (t === JointType.spherical && model.sphericalLimits[i]) {
       const lim = model.sphericalLimits[i]!;
-      const st = swingTwist(q, qo, lim);
-      out[model.jointNames[i]] = Math.max(0, st.theta - st.cone, lim.twist[0] - st.psi, st.psi - lim.twist[1]);
+      swingTwist(q, qo, lim);
+      out[model.jointNames[i]] = Math.max(0, ST[THETA] - ST[CONE], lim.twist[0] - ST[PSI], ST[PSI] - lim.twist[1]);
     }
   }
   return out;
@@ -109,13 +110,13 @@ export function projectIntoLimits(model: Model, q: Float64Array, qOffset = 0): n
       q[qo] = c;
     } else if (t === JointType.spherical && model.sphericalLimits[i]) {
       const lim = model.sphericalLimits[i]!;
-      const st = swingTwist(q, qo, lim);
-      const psi = Math.min(lim.twist[1], Math.max(lim.twist[0], st.psi));
-      const theta = Math.min(st.theta, st.cone);
-      if (psi === st.psi && theta === st.theta) continue;
-      worst = Math.max(worst, Math.abs(psi - st.psi), st.theta - theta);
+      swingTwist(q, qo, lim);
+      const psi = Math.min(lim.twist[1], Math.max(lim.twist[0], ST[PSI]));
+      const theta = Math.min(ST[THETA], ST[CONE]);
+      if (psi === ST[PSI] && theta === ST[THETA]) continue;
+      worst = Math.max(worst, Math.abs(psi - ST[PSI]), ST[THETA] - theta);
       const a = lim.twistAxis;
-      quatFromAxisAngle(st.n[0], st.n[1], st.n[2], theta, scratch, 0);
+      quatFromAxisAngle(ST[N], ST[N + 1], ST[N + 2], theta, scratch, 0);
       quatFromAxisAngle(a[0], a[1], a[2], psi, scratch, 4);
       quatMultiply(scratch, 0, scratch, 4, q, qo);
       quatNormalize(q, qo);
