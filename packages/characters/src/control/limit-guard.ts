@@ -111,7 +111,7 @@ export class SphericalLimitGuard implements ConstraintSource {
     const q = body.state.q, qo = m.qOffset[link];
     const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
     const a = lim.twistAxis;
-    const [s1, s2] = lim.swing;
+    const s1 = lim.swing[0], s2 = lim.swing[1];
     const f = this.f;
     // b = R a; swing angle theta and axis n = a x b / |a x b|
     rotate(x, y, z, w, a[0], a[1], a[2], f, 0);
@@ -143,11 +143,12 @@ export class SphericalLimitGuard implements ConstraintSource {
       const cone = 1 / Math.sqrt(detMath.sq(c / S1) + detMath.sq(s / S2));
       const dcone = -cone * cone * cone * s * c * (1 / (S2 * S2) - 1 / (S1 * S1));
       // row of g = cone(phi) - theta
-      const jx = dcone * px - f[3], jy = dcone * py - f[4], jz = dcone * pz - f[5];
-      const rate = jx * qd[vo] + jy * qd[vo + 1] + jz * qd[vo + 2];
+      // (the row's coefficients from f[12..15): a double passed to a call that is not inlined is boxed)
+      f[12] = dcone * px - f[3]; f[13] = dcone * py - f[4]; f[14] = dcone * pz - f[5];
+      const rate = f[12] * qd[vo] + f[13] * qd[vo + 1] + f[14] * qd[vo + 2];
       const g = cone - theta;
       if (g < this.margin + Math.max(0, -rate * h * 2)) {
-        const r = rows.addJointVec(RowTag.Limit, body.index, link, jx, jy, jz);
+        const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, f, 12, 1);
         rows.setBounds(r, 0, Infinity);
         rows.error[r] = g;
         rows.key[r] = guardKey(body.index, link, 0);
@@ -159,17 +160,17 @@ export class SphericalLimitGuard implements ConstraintSource {
       if (psi < -Math.PI) psi += 2 * Math.PI;
       const k = 1 - detMath.cos(theta);
       // row of psi: a + (1 - cos theta) (R^T a - cot(theta) R^T m)
-      const tx = a[0] + k * px, ty = a[1] + k * py, tz = a[2] + k * pz;
-      const rate = tx * qd[vo] + ty * qd[vo + 1] + tz * qd[vo + 2];
-      const [lo, hi] = lim.twist;
+      f[15] = a[0] + k * px; f[16] = a[1] + k * py; f[17] = a[2] + k * pz;
+      const rate = f[15] * qd[vo] + f[16] * qd[vo + 1] + f[17] * qd[vo + 2];
+      const lo = lim.twist[0], hi = lim.twist[1];
       if (psi - lo < this.margin + Math.max(0, -rate * h * 2)) {
-        const r = rows.addJointVec(RowTag.Limit, body.index, link, tx, ty, tz);
+        const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, f, 15, 1);
         rows.setBounds(r, 0, Infinity);
         rows.error[r] = psi - lo;
         rows.key[r] = guardKey(body.index, link, 1);
       }
       if (hi - psi < this.margin + Math.max(0, rate * h * 2)) {
-        const r = rows.addJointVec(RowTag.Limit, body.index, link, -tx, -ty, -tz);
+        const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, f, 15, -1);
         rows.setBounds(r, 0, Infinity);
         rows.error[r] = hi - psi;
         rows.key[r] = guardKey(body.index, link, 2);
