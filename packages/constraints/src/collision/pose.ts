@@ -5,29 +5,17 @@
 
 export const POSE_STRIDE = 12;
 
+/** poseFromQuaternion's quaternion and position, as poseFromArrays reads them. */
+const QP = new Float64Array(7);
+
 /** Writes the pose of rotation quaternion q = [x, y, z, w] (normalised here) and position p at out[o]. */
 export function poseFromQuaternion(
   qx: number, qy: number, qz: number, qw: number,
   px: number, py: number, pz: number,
   out: Float64Array, o: number,
 ): void {
-  const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-  const x = qx / len, y = qy / len, z = qz / len, w = qw / len;
-  const xx = x * x, yy = y * y, zz = z * z;
-  const xy = x * y, xz = x * z, yz = y * z;
-  const wx = w * x, wy = w * y, wz = w * z;
-  out[o] = 1 - 2 * (yy + zz);
-  out[o + 1] = 2 * (xy - wz);
-  out[o + 2] = 2 * (xz + wy);
-  out[o + 3] = 2 * (xy + wz);
-  out[o + 4] = 1 - 2 * (xx + zz);
-  out[o + 5] = 2 * (yz - wx);
-  out[o + 6] = 2 * (xz - wy);
-  out[o + 7] = 2 * (yz + wx);
-  out[o + 8] = 1 - 2 * (xx + yy);
-  out[o + 9] = px;
-  out[o + 10] = py;
-  out[o + 11] = pz;
+  QP[0] = qx; QP[1] = qy; QP[2] = qz; QP[3] = qw; QP[4] = px; QP[5] = py; QP[6] = pz;
+  poseFromArrays(QP, 0, QP, 4, out, o);
 }
 
 /** out = a ∘ b: first b, then a (a maps b's frame into the world). out may not alias a or b. */
