@@ -107,6 +107,22 @@ export class KinematicJoints {
   }
 }
 
+/** Numbers KinematicJoints.save writes for a model: mode, pending flag, one flag per link, the target q and the rates. */
+export function kinematicSlots(m: { nLinks: number; nq: number; nv: number }): number {
+  return 2 + m.nLinks + m.nq + m.nv;
+}
+
+/**
+ * Gives body b the kinematic joints `saved` holds (what KinematicJoints.save wrote, of
+ * kinematicSlots(b.model) numbers), or none when saved is null: World.restoreState and
+ * World.restore both take them back through this.
+ */
+export function restoreKinematicJoints(b: { model: Model; kinematic: KinematicJoints | null }, saved: Float64Array | null): void {
+  if (!saved) { b.kinematic = null; return; }
+  if (!b.kinematic) b.kinematic = new KinematicJoints(b.model);
+  b.kinematic.restore(b.model, saved);
+}
+
 // ---- quaternion helpers (x, y, z, w), on typed arrays (doubles passed between calls are boxed) ----
 
 /** Scratch: [0..3] a quaternion, [4..6] a vector, [7..9] a result vector. */

@@ -26,7 +26,7 @@ import type { Body } from './body.js';
 import type { ConstraintSource } from './sources/source.js';
 import type { WarmStartTable } from './solver/warm-start.js';
 import { PAIR_SLOTS } from './events.js';
-import { KinematicJoints } from './kinematic.js';
+import { kinematicSlots, restoreKinematicJoints } from './kinematic.js';
 import { bodyRestored, sourceIds, setSourceIds } from './world-state.js';
 
 const MAGIC = 0x32574e53; // 'SNW2' read little-endian
@@ -36,10 +36,6 @@ const SOURCE_SLOTS = 3;
 
 const SLEEPING = 1, CHECK_WARM = 2, ENABLED = 4, TAU = 8, FEXT = 16, KEY_NAME = 32, KEY_HASH = 64, KINEMATIC = 128;
 
-/** Numbers KinematicJoints.save writes for a model. */
-function kinematicSlots(m: { nLinks: number; nq: number; nv: number }): number {
-  return 2 + m.nLinks + m.nq + m.nv;
-}
 
 /** What the snapshot reads and writes of a World. */
 export interface SnapshotWorld {
@@ -233,11 +229,8 @@ export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: Warm
     s.gravity.set(f.subarray(o, o + 3)); o += 3;
     if (flags & TAU) { s.tau.set(f.subarray(o, o + m.nv)); o += m.nv; } else s.tau.fill(0);
     if (flags & FEXT) { s.fext.set(f.subarray(o, o + 6 * m.nLinks)); o += 6 * m.nLinks; } else s.fext.fill(0);
-    if (flags & KINEMATIC) {
-      if (!b.kinematic) b.kinematic = new KinematicJoints(m);
-      b.kinematic.restore(m, f.subarray(o, o + kinematicSlots(m)));
-      o += kinematicSlots(m);
-    } else b.kinematic = null;
+    restoreKinematicJoints(b, flags & KINEMATIC ? f.subarray(o, o + kinematicSlots(m)) : null);
+    if (flags & KINEMATIC) o += kinematicSlots(m);
     s.work.dynamicsValid = false;
     bodyRestored(b, { sleeping: (flags & SLEEPING) !== 0, restTime, key, checkWarmStart: (flags & CHECK_WARM) !== 0, enabled: (flags & ENABLED) !== 0, energyCredit: credit });
   }

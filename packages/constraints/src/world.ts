@@ -46,7 +46,7 @@ import { renumberWarmStarts, sourceBodies, sourceBodyRemoved } from './lifetime.
 import { ContactEventRecorder, type ContactEvent, type ContactForce } from './events.js';
 import { LimitEventRecorder, type LimitHit } from './limit-events.js';
 import { readSnapshot, snapshotMismatch, writeSnapshot } from './world-snapshot.js';
-import { KinematicJoints, KinematicMode, addPrescribedRows, isPrescribedRow, landOnTarget, movePrescribed, onPrescribedJoint, prescribedMoving, prescribedVelocity, ratesFromState, ratesFromTarget } from './kinematic.js';
+import { KinematicJoints, KinematicMode, kinematicSlots, restoreKinematicJoints, addPrescribedRows, isPrescribedRow, landOnTarget, movePrescribed, onPrescribedJoint, prescribedMoving, prescribedVelocity, ratesFromState, ratesFromTarget } from './kinematic.js';
 
 /** How position drift is removed after a step: 'post' (post-stabilisation), 'baumgarte' (a velocity bias) or 'none'. */
 export type StabilizationMode = 'post' | 'baumgarte' | 'none';
@@ -835,17 +835,12 @@ export class World {
     const changed = this.lifetimeMismatch(state);
     if (changed) throw new RangeError(`World.restoreState: ${changed}`);
     for (let i = 0; i < this.bodies.length && i < state.bodies.length; i++) {
-      const m = this.bodies[i].model, k = state.bodies[i].kinematic, n = 2 + m.nLinks + m.nq + m.nv;
+      const k = state.bodies[i].kinematic, n = kinematicSlots(this.bodies[i].model);
       if (k && k.length !== n) throw new RangeError(`World.restoreState: body ${i} ("${this.bodies[i].name}") saves ${k.length} kinematic numbers, the body holds ${n}`);
     }
     restoreWorldState(this, this.warm, state);
     // the kinematic joints as saved (kinematic.ts)
-    for (let i = 0; i < this.bodies.length; i++) {
-      const b = this.bodies[i], k = state.bodies[i].kinematic;
-      if (!k) { b.kinematic = null; continue; }
-      if (!b.kinematic) b.kinematic = new KinematicJoints(b.model);
-      b.kinematic.restore(b.model, k);
-    }
+    for (let i = 0; i < this.bodies.length; i++) restoreKinematicJoints(this.bodies[i], state.bodies[i].kinematic ?? null);
     this.afterRestore();
   }
 
