@@ -64,13 +64,24 @@ function kindHash(s: string): number {
   return h;
 }
 
+/** A body's order key as the snapshot writes it: its flag, and the two numbers of a content hash. */
+interface KeyParts { key: string; flags: number; high: number; low: number }
+
+/** Each body's KeyParts, parsed once per key (parsing took 12 µs of a 46 µs snapshot of 50 ragdolls). */
+const keyParts = new WeakMap<Body, KeyParts>();
+
 /** A body's key as flags and the two numbers of a content hash ('h:' and 16 hex digits). */
-function keyFlags(b: Body): number {
+function keyOf(b: Body): KeyParts {
   const key = b.key;
-  if (key === '') return 0;
-  if (key.length === b.name.length + 2 && key.startsWith('n:') && key.endsWith(b.name)) return KEY_NAME;
-  if (/^h:[0-9a-f]{16}$/.test(key)) return KEY_HASH;
-  throw new Error(`World.snapshot: body "${b.name}" has an order key of an unknown form ("${b.key}")`);
+  let k = keyParts.get(b);
+  if (k !== undefined && k.key === key) return k;
+  k = { key, flags: 0, high: 0, low: 0 };
+  if (key === '') k.flags = 0;
+  else if (key.length === b.name.length + 2 && key.startsWith('n:') && key.endsWith(b.name)) k.flags = KEY_NAME;
+  else if (/^h:[0-9a-f]{16}$/.test(key)) { k.flags = KEY_HASH; k.high = parseInt(key.slice(2, 10), 16); k.low = parseInt(key.slice(10, 18), 16); }
+  else throw new Error(`World.snapshot: body "${b.name}" has an order key of an unknown form ("${b.key}")`);
+  keyParts.set(b, k);
+  return k;
 }
 
 function bodySlots(b: Body, flags: number): number {
@@ -81,7 +92,7 @@ function bodySlots(b: Body, flags: number): number {
 function bodyFlags(b: Body): number {
   const s = b.state;
   return (b.sleeping ? SLEEPING : 0) | (b.checkWarmStart ? CHECK_WARM : 0) | (b.enabled ? ENABLED : 0)
-    | (allZero(s.tau) ? 0 : TAU) | (allZero(s.fext) ? 0 : FEXT) | keyFlags(b) | (b.kinematic ? KINEMATIC : 0);
+    | (allZero(s.tau) ? 0 : TAU) | (allZero(s.fext) ? 0 : FEXT) | keyOf(b).flags | (b.kinematic ? KINEMATIC : 0);
 }
 
 function littleEndian(): boolean {
@@ -121,7 +132,7 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
     f[o + 2] = b.restTime;
     f[o + 3] = b.energy[1];
     o += 4;
-    if (flags & KEY_HASH) { f[o] = parseInt(b.key.slice(2, 10), 16); f[o + 1] = parseInt(b.key.slice(10, 18), 16); o += 2; }
+    if (flags & KEY_HASH) { const k = keyOf(b); f[o] = k.high; f[o + 1] = k.low; o += 2; }
     f.set(s.q, o); o += m.nq;
     f.set(s.qd, o); o += m.nv;
     f.set(s.gravity, o); o += 3;
