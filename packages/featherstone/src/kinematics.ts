@@ -127,6 +127,7 @@ export function forwardKinematics(model: Model, state: State, withVelocities = t
     for (let k = 0; k < qd.length; k++) kqd[k] = qd[k];
   }
   w.kinematicsLevel = withVelocities ? 2 : 1;
+  w.energiesValid = false;
   w.dynamicsValid = false;
 }
 

@@ -69,6 +69,13 @@ export class Workspace {
   /** q and qd of the last forwardKinematics call (see kinematicsLevel). */
   readonly kinematicsQ: Float64Array;
   readonly kinematicsQd: Float64Array;
+  /**
+   * energiesInto's last kinetic and potential energy, in the gravity of energiesGravity, still
+   * those of work.v and work.pose while energiesValid (forwardKinematics clears it when it writes them).
+   */
+  readonly energies = new Float64Array(2);
+  readonly energiesGravity = new Float64Array(3);
+  energiesValid = false;
 
   constructor(model: Model) {
     const n = model.nLinks;

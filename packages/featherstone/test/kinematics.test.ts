@@ -1,6 +1,6 @@
 /** Jacobians against finite differences of forward kinematics. */
 import { describe, expect, it } from 'vitest';
-import { forwardKinematics, integratePositions, linkJacobian, pointJacobian, pointPosition, pointVelocity, State } from '../src/index.js';
+import { energiesInto, forwardKinematics, integratePositions, linkJacobian, pointJacobian, pointPosition, pointVelocity, State } from '../src/index.js';
 import { randomModel, randomState, rng } from './random-model.js';
 
 function fdPoint(state: State, link: number, local: number[], dir: Float64Array, h: number): Float64Array {
@@ -125,5 +125,30 @@ describe('forward kinematics reuses the results of the same q and qd only', () =
     }
     // (the sign case is exercised)
     expect(signChanges).toBeGreaterThan(0);
+  });
+
+  it('energiesInto gives the energies of the current kinematics and gravity after q, qd or gravity change', () => {
+    const r = rng(78);
+    for (let trial = 0; trial < 20; trial++) {
+      const model = randomModel(r, { links: 1 + Math.floor(r() * 10) });
+      const state = randomState(r, model);
+      const got = new Float64Array(2), want = new Float64Array(2);
+      const check = () => {
+        forwardKinematics(model, state, true);
+        energiesInto(model, state, got, 0);
+        const fresh = state.clone();
+        forwardKinematics(model, fresh, true);
+        energiesInto(model, fresh, want, 0);
+        expect(sameBits(got, want)).toBe(true);
+      };
+      check();
+      check();
+      state.qd[Math.floor(r() * model.nv)] += 0.5;
+      check();
+      state.q[Math.floor(r() * model.nq)] += 1e-3;
+      check();
+      state.gravity[Math.floor(r() * 3)] += 1;
+      check();
+    }
   });
 });
