@@ -23,12 +23,18 @@ import * as detMath from './det-math.js';
  */
 export function forwardKinematics(model: Model, state: State, withVelocities = true): void {
   const w = state.work;
-  const Xup = w.Xup, pose = w.pose, v = w.v, c = w.c;
-  const q = state.q, qd = state.qd;
-  if (w.kinematicsLevel >= (withVelocities ? 2 : 1) && sameBits(q, w.kinematicsQ) && (!withVelocities || sameBits(qd, w.kinematicsQd))) {
+  if (w.kinematicsLevel >= (withVelocities ? 2 : 1) && sameBits(state.q, w.kinematicsQ) && (!withVelocities || sameBits(state.qd, w.kinematicsQd))) {
     w.dynamicsValid = false;
     return;
   }
+  computeKinematics(model, state, withVelocities);
+}
+
+/** forwardKinematics's computation (it returns early when the workspace already holds it). */
+function computeKinematics(model: Model, state: State, withVelocities: boolean): void {
+  const w = state.work;
+  const Xup = w.Xup, pose = w.pose, v = w.v, c = w.c;
+  const q = state.q, qd = state.qd;
   const n = model.nLinks;
   const type = model.jointType, parent = model.parent, qOffset = model.qOffset, vOffset = model.vOffset;
   const axis = model.axis, T = model.treeX;
