@@ -21,8 +21,14 @@
  * warmed up for 1.5 s (common.mjs's rule: wasm tiers up slowly; here 1.5 s of the process's CPU time
  * from after the engine has loaded, so that other jobs on a shared machine do not shorten it) on
  * throw-away copies of the scene, a fresh copy every 300 steps so that the fall and the landing are
- * what warms up, not a pile asleep (the chain, which never sleeps, on one copy), engines alternated (Sinew, MuJoCo, Rapier multibody, Rapier impulse, Jolt,
- * cannon-es, then again for the next run); with several runs the run with the median mean is shown.
+ * what warms up, not a pile asleep (the chain: a fresh copy every 10,000 steps, the timed run's
+ * length, so that a copy's first steps are warmed up too: a JIT-compiled engine's code compiled on
+ * one copy stepped for 1.5 s had never run the first-step paths a fresh copy takes (caches filled
+ * on the first step, a joint angle exactly 0), and the timed copy threw that code away and
+ * recompiled it; Sinew timed 10,000 steps at 73k CPU steps/s of which the first 3,000 took 46, 34
+ * and 11 ms per 1,000, the rest 5 ms), engines alternated (Sinew, MuJoCo, Rapier multibody, Rapier
+ * impulse, Jolt, cannon-es, then again for the next run); with several runs the run with the
+ * median mean is shown.
  *
  * Environment: BENCH_PEERS_N=1,10,50,100 (default 1,10: N = 50 and 100 take minutes per engine),
  * BENCH_PEERS_RUNS=3, BENCH_PEERS_ENGINES=sinew,jolt (a subset), BENCH_PEERS_SCENES=pile,chain,humanoid.
@@ -313,7 +319,7 @@ function chainEnergy(sim: PeerSim): number {
 }
 
 async function childChain(engine: Engine): Promise<ChainRun> {
-  const warmupSteps = await warmupScenes(() => chainSim(engine), Infinity);
+  const warmupSteps = await warmupScenes(() => chainSim(engine), CHAIN.steps);
   const sim = await chainSim(engine);
   const energy0 = chainEnergy(sim);
   gc();

@@ -27,14 +27,21 @@ export function potentialEnergy(model: Model, state: State): number {
  * frame boxes no returned double.
  */
 export function energiesInto(model: Model, state: State, out: Float64Array, k: number): void {
-  const { v, tmp } = state.work;
+  const w = state.work, v = w.v, tmp = w.tmp, g = state.gravity, wg = w.energiesGravity;
+  // (the energies of the same work.v and work.pose, in the same gravity, are those computed last)
+  if (w.energiesValid && model === state.model && g[0] === wg[0] && g[1] === wg[1] && g[2] === wg[2]) {
+    out[k] = w.energies[0];
+    out[k + 1] = w.energies[1];
+    return;
+  }
   let e = 0;
   for (let i = 0; i < model.nLinks; i++) {
     mulMat6Vec(model.I, 36 * i, v, 6 * i, tmp, 0);
     for (let c = 0; c < 6; c++) e += v[6 * i + c] * tmp[c];
   }
   out[k] = 0.5 * e;
-  const P = state.work.pose, g = state.gravity;
+  w.energies[0] = out[k];
+  const P = w.pose;
   e = 0;
   for (let i = 0; i < model.nLinks; i++) {
     const po = 12 * i, co = 3 * i;
@@ -45,6 +52,9 @@ export function energiesInto(model: Model, state: State, out: Float64Array, k: n
     e -= model.mass[i] * (g[0] * wx + g[1] * wy + g[2] * wz);
   }
   out[k + 1] = e;
+  w.energies[1] = e;
+  wg[0] = g[0]; wg[1] = g[1]; wg[2] = g[2];
+  w.energiesValid = model === state.model;
 }
 
 /**

@@ -17,8 +17,21 @@ import * as detMath from './det-math.js';
  * transform is written out per joint type (joints.ts, jointTransform, holds the same formulas).
  * World pose: R_i = R_parent E_i^T, p_i = p_parent + R_parent r_i.
  * Velocity: v_i = X_i v_parent + v_J, v_J = S_i qd_i; c_i = v_i x v_J (eq. 2.31).
+ *
+ * The results depend on q (and qd) only: a call at the q (and qd) of the last call, bit for bit
+ * (the sign of a zero included), finds them already in the workspace and returns at once.
  */
 export function forwardKinematics(model: Model, state: State, withVelocities = true): void {
+  const w = state.work;
+  if (w.kinematicsLevel >= (withVelocities ? 2 : 1) && sameBits(state.q, w.kinematicsQ) && (!withVelocities || sameBits(state.qd, w.kinematicsQd))) {
+    w.dynamicsValid = false;
+    return;
+  }
+  computeKinematics(model, state, withVelocities);
+}
+
+/** forwardKinematics's computation (it returns early when the workspace already holds it). */
+function computeKinematics(model: Model, state: State, withVelocities: boolean): void {
   const w = state.work;
   const Xup = w.Xup, pose = w.pose, v = w.v, c = w.c;
   const q = state.q, qd = state.qd;
@@ -113,7 +126,24 @@ export function forwardKinematics(model: Model, state: State, withVelocities = t
     c[vo + 4] = w2 * u3 - w0 * u5 + (l2 * u0 - l0 * u2);
     c[vo + 5] = w0 * u4 - w1 * u3 + (l0 * u1 - l1 * u0);
   }
+  const kq = w.kinematicsQ;
+  for (let k = 0; k < q.length; k++) kq[k] = q[k];
+  if (withVelocities) {
+    const kqd = w.kinematicsQd;
+    for (let k = 0; k < qd.length; k++) kqd[k] = qd[k];
+  }
+  w.kinematicsLevel = withVelocities ? 2 : 1;
+  w.energiesValid = false;
   w.dynamicsValid = false;
+}
+
+/** Whether a and b (of a's length) hold the same doubles, a zero's sign included (a NaN equals nothing). */
+function sameBits(a: Float64Array, b: Float64Array): boolean {
+  for (let k = 0; k < a.length; k++) {
+    const x = a[k], y = b[k];
+    if (x !== y || (x === 0 && 1 / x !== 1 / y)) return false;
+  }
+  return true;
 }
 
 /** out = A B for short-form transforms (A after B): E = E_A E_B, r = r_B + E_B^T r_A. */

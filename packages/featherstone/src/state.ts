@@ -61,6 +61,21 @@ export class Workspace {
   readonly momentumScratch: Float64Array;
   /** True when the quantities of the last forwardDynamics call are valid for the current state. */
   dynamicsValid = false;
+  /**
+   * What the last forwardKinematics call computed (kinematics.ts): 0 nothing yet, 1 Xup and pose,
+   * 2 also v and c; at the q in kinematicsQ (and, at 2, the qd in kinematicsQd).
+   */
+  kinematicsLevel = 0;
+  /** q and qd of the last forwardKinematics call (see kinematicsLevel). */
+  readonly kinematicsQ: Float64Array;
+  readonly kinematicsQd: Float64Array;
+  /**
+   * energiesInto's last kinetic and potential energy, in the gravity of energiesGravity, still
+   * those of work.v and work.pose while energiesValid (forwardKinematics clears it when it writes them).
+   */
+  readonly energies = new Float64Array(2);
+  readonly energiesGravity = new Float64Array(3);
+  energiesValid = false;
 
   constructor(model: Model) {
     const n = model.nLinks;
@@ -89,6 +104,8 @@ export class Workspace {
     this.qddScratch = new Float64Array(model.nv);
     this.f6 = new Float64Array(6 * n);
     this.qdd = new Float64Array(model.nv);
+    this.kinematicsQ = new Float64Array(model.nq);
+    this.kinematicsQd = new Float64Array(model.nv);
     let roots = 0;
     for (let i = 0; i < n; i++) if (model.parent[i] === -1 && model.jointType[i] === 4) roots++;
     this.momentumScratch = new Float64Array(6 * Math.max(1, roots));

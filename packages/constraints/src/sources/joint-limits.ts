@@ -55,14 +55,18 @@ export class JointLimits implements ConstraintSource {
     const { model, state } = body;
     const h = this.h;
     let start = this.startViolation.get(body);
-    if (!start || start.length !== 3 * model.nLinks) { start = new Float64Array(3 * model.nLinks); this.startViolation.set(body, start); }
-    start.fill(0);
+    // (3 per link, then the count of the model's limited joints: -1 until the first call counts them)
+    if (!start || start.length !== 3 * model.nLinks + 1) { start = new Float64Array(3 * model.nLinks + 1); start[3 * model.nLinks] = -1; this.startViolation.set(body, start); }
+    if (start[3 * model.nLinks] === 0) return; // (a model without limits: no rows, nothing violated)
+    start.fill(0, 0, 3 * model.nLinks);
+    let limited = 0;
     for (let i = 0; i < model.nLinks; i++) {
       const t = model.jointType[i], o = 3 * i;
       if (t === JointType.revolute || t === JointType.prismatic) {
         const d = model.vOffset[i];
         const lo = model.lower[d], hi = model.upper[d];
         if (lo === -Infinity && hi === Infinity) continue;
+        limited++;
         const x = state.q[model.qOffset[i]], v = state.qd[d];
         const gLo = x - lo, gHi = hi - x;
         start[o] = Math.max(0, -gLo); start[o + 1] = Math.max(0, -gHi);
@@ -70,11 +74,13 @@ export class JointLimits implements ConstraintSource {
         if (gLo < this.margin + Math.max(0, -v * h * 2)) { const r = this.asLimit(rows, rows.addJoint(RowTag.Limit, body.index, d, 1), body, i, 0); rows.error[r] = gLo; }
         if (gHi < this.margin + Math.max(0, v * h * 2)) { const r = this.asLimit(rows, rows.addJoint(RowTag.Limit, body.index, d, -1), body, i, 1); rows.error[r] = gHi; }
       } else if (t === JointType.spherical && model.sphericalLimits[i]) {
+        limited++;
         const sg = sphericalGaps(body, i, SG);
         start[o] = sg[0] === sg[0] ? Math.max(0, -sg[0]) : 0; start[o + 1] = Math.max(0, -sg[5]); start[o + 2] = Math.max(0, -sg[6]);
         this.addSphericalRows(rows, body, i, sg);
       }
     }
+    start[3 * model.nLinks] = limited;
   }
 
   /**
@@ -125,7 +131,8 @@ export class JointLimits implements ConstraintSource {
     for (const body of ctx.bodies) {
       if (body.sleeping) continue;
       const start = this.startViolation.get(body);
-      if (!start) continue;
+      // (a body whose model has no limited joint has nothing to violate)
+      if (!start || start[3 * body.model.nLinks] === 0) continue;
       for (let i = 0; i < body.model.nLinks; i++) {
         if (!jointViolations(body, i, V)) continue;
         const o = 3 * i;
@@ -136,7 +143,7 @@ export class JointLimits implements ConstraintSource {
     out[0] = worst;
   }
 
-  /** Violation of each limit (>= 0) per body and link at the start of the step, [3 per link]. */
+  /** Violation of each limit (>= 0) per body and link at the start of the step, [3 per link], then the count of the body's limited joints. */
   private startViolation = new Map<Body, Float64Array>();
 }
 
