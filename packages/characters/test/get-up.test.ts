@@ -35,7 +35,7 @@ import { CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_I32_STRIDE, CONTACT_LINK_A, CON
 import { characterFromJSON } from '../src/format/index.js';
 import { humanoid } from '../src/presets/index.js';
 import {
-  FACE_DOWN_KEYS, FACE_UP_KEYS, GetUp, jointLimitExcess, JointTrajectory, lyingSide, MotionFollower, type GetUpOptions, type LyingSide,
+  FACE_DOWN_KEYS, FACE_UP_KEYS, GetUp, jointErrors, jointLimitExcess, JointTrajectory, lyingSide, MotionFollower, type GetUpOptions, type LyingSide,
 } from '../src/control/index.js';
 import { quatFromAxisAngle, quatMultiply } from '../src/motion/quat.js';
 import { describeBatches, youngGenerationGrowth } from '../../featherstone/test/young-generation.js';
@@ -232,6 +232,35 @@ describe('GetUp', () => {
       expectGotUp(r);
     });
   }
+
+  it('ends in a given pose (arms out, head turned, its root at another yaw): its joints within 0.05 rad of it a second after the assist, the heading the get-up\'s', () => {
+    const { w, body } = placed('faceDown', 0.4);
+    const pose = new State(model).q;
+    setRoot(pose, 1.0, 0);
+    quatFromAxisAngle(0, 0, 1, 1.2, pose, model.joint('shoulder_left').q);
+    quatFromAxisAngle(0, 0, 1, -1.2, pose, model.joint('shoulder_right').q);
+    quatFromAxisAngle(0, 1, 0, 0.5, pose, model.joint('neck').q);
+    const expected = jointErrors(model, pose, pose);
+    const r = getUp(w, body, { pose });
+    const errors = jointErrors(model, body.state.q, pose);
+    const worst = Object.keys(expected).filter((k) => k !== 'pelvis' && !k.includes('position')).reduce((m, k) => Math.max(m, errors[k]), 0);
+    const P = body.state.work.pose, heading = Math.atan2(P[12 * PELVIS + 2], P[12 * PELVIS + 8]);
+    console.log(`${report('to a given pose, placed face down, yaw 0.4', r)}; worst joint error at the end ${worst.toFixed(3)} rad (shoulders ${errors.shoulder_left.toFixed(3)}, ${errors.shoulder_right.toFixed(3)}, neck ${errors.neck.toFixed(3)}), heading ${heading.toFixed(3)} rad`);
+    expectGotUp(r);
+    expect(worst).toBeLessThan(0.05);
+    // face down at yaw 0.4 the head points along (sin 0.4, 0, cos 0.4): it stands up facing that way, not the pose's yaw 1
+    expect(Math.abs(heading - 0.4)).toBeLessThan(0.1);
+  });
+
+  it('without the assist the same get-up does not stand (the preset\'s muscles alone do not lift it along these keys)', () => {
+    for (const side of ['faceDown', 'faceUp'] as const) {
+      const { w, body } = placed(side, 0);
+      const r = getUp(w, body, { assist: { force: 0, torque: 0 } });
+      console.log(`[get-up] ${side} without the assist: standing at ${r.tStand} s, pelvis at the end ${body.state.work.pose[12 * PELVIS + 10].toFixed(3)} m`);
+      expect(r.tStand).toBe(Infinity);
+      expect(r.maxForce).toBe(0);
+    }
+  });
 
   it('a get-up that snaps to its first key pose instead of starting from the body\'s own pops: the measure catches it', () => {
     const { w, body } = placed('faceDown', 0);

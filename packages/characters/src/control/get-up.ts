@@ -11,19 +11,27 @@
  * to the thorax along the floor (the head's side): lying face down the character stands up facing
  * that way; face up it sits up facing its feet.
  *
- * The key poses (FACE_DOWN_KEYS, FACE_UP_KEYS) are authored here for the humanoid preset's joints
- * (presets/humanoid.ts), from the phases of the rise from the floor described in the
- * motor-development literature: from prone, push up onto hands and knees, lift the hips onto hands
- * and feet, and roll up over the feet to standing (the "full turn, hands-and-knees" and
- * "symmetrical squat" patterns of VanSant 1988, Phys. Ther. 68(2):185-192, "Age differences in
- * movement patterns used by children to rise from a supine position to erect stance"); from supine,
- * sit up, tuck the feet in under the knees, lean forward over them into a crouch and stand (the
- * "symmetrical push" pattern of the same study, without the hands). The angles keep inside the
- * preset's ranges of motion (AAOS; its hip cone allows 75 degrees of flexion, its ankle 35 of
- * dorsiflexion), which is why the crouches lean the pelvis forward rather than flex the hips
- * further. Heights are not authored: each key's pelvis is set so that its lowest shape point
- * touches the floor, and each key's horizontal place so that its anchor (the feet or the knees)
- * stays where the previous key had it, so the supports do not slide.
+ * The key poses (FACE_DOWN_KEYS, FACE_UP_KEYS) are authored here, by hand, for the humanoid
+ * preset's joints (presets/humanoid.ts); no motion data went into them. Their sequence follows the
+ * components of rising from the floor described by VanSant (1988, "Rising from a supine position
+ * to erect stance: description of adult movement and a developmental hypothesis", Phys. Ther.
+ * 68(2):185-192): the arms push, the trunk comes up, the legs gather under the body and rise out of
+ * a squat. Face down: push up onto hands and knees, lift the hips onto hands and feet, roll up over
+ * the feet to standing. Face up: sit up, tuck the feet in under the knees, lean forward over them
+ * into a crouch and stand. The angles keep inside the preset's ranges of motion (AAOS: its hip cone
+ * allows 75 degrees of flexion, its ankle 35 of dorsiflexion), which is why the crouches lean the
+ * pelvis forward rather than flex the hips further, and the supporting elbows stay bent (0.25-0.3
+ * rad) rather than locked against their stops. Heights are not authored: each key's pelvis is set
+ * so that its lowest shape point touches the floor, and each key's horizontal place so that its
+ * anchor (the feet or the knees) stays where the previous key had it, so the supports do not slide.
+ *
+ * The root assist is a PD force and torque at the pelvis toward the path's root (critically damped
+ * for the whole body's mass and a standing body's moment of inertia, settle time 0.3 s), each
+ * bounded in magnitude (default half the body weight, and half the body weight times 1 m), with the
+ * path's place on the floor shifted by however far the current anchors have slipped from where the
+ * path put them. It fades to nothing over 0.3 s once the last key is reached: the body then stands
+ * on its own joints and feet. Without it the preset's muscles (DEFAULT_MAX_TORQUES, and its 75
+ * degree hips) do not lift the body off the floor along these keys.
  *
  * The first key is the ragdoll's own pose at the start, and the path between keys is the quintic
  * smootherstep (6u^5 - 15u^4 + 10u^3: zero velocity and acceleration at each key), so the targets
@@ -228,7 +236,7 @@ export class GetUp {
   readonly keyNames: readonly string[];
   /** The joint drives toward the path (root not driven: the assist below helps it). */
   readonly follower: MotionFollower;
-  /** Assist bounds (N, N m), gains (per kg: 1/s^2, 1/s) and fade time (s). */
+  /** The assist's bounds: force (N, magnitude), torque (N m, magnitude); and its fade time (s). */
   readonly assistForce: number;
   readonly assistTorque: number;
   readonly assistFade: number;
@@ -288,8 +296,8 @@ export class GetUp {
     const w = 3.889720169867429 / settle; // critically damped, within 10 % at the settle time (drives.ts)
     this.kp = w * w;
     this.kd = 2 * w;
-    // the whole body's moment of inertia about a horizontal axis through its centre, standing: m (0.25 H)^2
-    // with H twice the pelvis's standing height (about 12 kg m^2 for the 70 kg, 1.75 m preset)
+    // a standing body's moment of inertia about a horizontal axis through its centre, m (h / 2)^2
+    // with h the pelvis's standing height (the root joint's): 15 kg m^2 for the 70 kg, 1.75 m preset
     this.inertia = this.mass * (0.5 * X[10]) * (0.5 * X[10]);
     this.rootQ = m.qOffset[0];
     this.rootV = m.vOffset[0];
