@@ -3,8 +3,9 @@
  * through its key poses, physically (joint drives solved with the contacts and limits, a bounded
  * root assist faded out once standing), simulated at 1/60 s with 100 solver sweeps.
  *
- * Four resting bodies: placed lying face down (heading 0) and face up (yaw 2 rad), each dropped from
- * 0.15 m and left 1.5 s to settle; and two deaths from standing (a MotionFollower holding the
+ * Five resting bodies: placed lying face down (heading 0), face up (yaw 2 rad) and on its side
+ * (rolled 1.55 rad about its long axis from face down, yaw -0.5: it rests with the pelvis on its
+ * side and the chest turned to the floor), each dropped from 0.15 m and left until the World puts it to sleep; and two deaths from standing (a MotionFollower holding the
  * neutral pose, `die()` with an 80 N s shot into the chest from behind and from the front, at yaws
  * 0.7 and -1.2 rad), left until the World puts the body to sleep, plus one more second.
  *
@@ -76,14 +77,20 @@ function setRoot(q: Float64Array, yaw: number, pitch: number): void {
   quatMultiply(t, 0, t, 4, q, 3);
 }
 
-/** The body placed lying (pitch pi/2: face down), dropped from 0.15 m and left 1.5 s. */
-function placed(side: LyingSide, yaw: number): { w: World; body: Body } {
+/** The body placed lying (pitch pi/2: face down), turned by `roll` about its long axis, dropped from 0.15 m and left until the World puts it to sleep. */
+function placed(side: LyingSide, yaw: number, roll = 0): { w: World; body: Body } {
   const w = world();
   const body = w.addBody(model, { name: 'hero' });
   setRoot(body.state.q, yaw, side === 'faceDown' ? Math.PI / 2 : -Math.PI / 2);
+  if (roll !== 0) {
+    const t = new Float64Array(4);
+    quatFromAxisAngle(0, 1, 0, roll, t, 0);
+    quatMultiply(body.state.q, 3, t, 0, body.state.q, 3);
+  }
   body.state.q[1] = 0.15 - STANDING;
   forwardKinematics(model, body.state, true);
-  for (let i = 0; i < 90; i++) w.step(H);
+  for (let i = 0; i < 600 && !body.sleeping; i++) w.step(H);
+  expect(body.sleeping).toBe(true);
   return { w, body };
 }
 
@@ -217,6 +224,17 @@ describe('GetUp', () => {
     // the pelvis's forward axis (link +Z) in the world after the get-up, against the yaw's forward
     const fx = P[12 * PELVIS + 2], fz = P[12 * PELVIS + 8];
     expect(fx * Math.sin(2) + fz * Math.cos(2)).toBeGreaterThan(Math.cos((20 * Math.PI) / 180));
+    expectGotUp(r);
+  });
+
+  it('dropped on its side (rolled 1.55 rad from face down, yaw -0.5; it rests with the pelvis on its side, the chest turned to the floor): stands within 3 s, stays standing, no pop', () => {
+    const { w, body } = placed('faceDown', -0.5, 1.55);
+    const P = body.state.work.pose;
+    // how it came to rest: the world y of the pelvis's and thorax's forward axes (link +Z), -1 lying face down
+    const pelvisY = P[12 * PELVIS + 5], thoraxY = P[12 * THORAX + 5];
+    const r = getUp(w, body);
+    console.log(`${report('dropped on its side, yaw -0.5', r)}; at rest the pelvis's forward axis at y ${pelvisY.toFixed(2)}, the thorax's ${thoraxY.toFixed(2)}`);
+    expect(r.side).toBe(pelvisY + thoraxY > 0 ? 'faceUp' : 'faceDown');
     expectGotUp(r);
   });
 
