@@ -290,6 +290,9 @@ describe('GetUp', () => {
 
   it('refuses bad input by name and leaves the body as it was', () => {
     const { w, body } = placed('faceUp', 0);
+    const hold = new MotionFollower(w, body, { trajectory: new JointTrajectory(model, [0], body.state.q), root: 'free', initialize: false });
+    expect(() => new GetUp(w, body)).toThrow(/body "hero" is still driven by a MotionFollower/);
+    hold.remove();
     const q = Float64Array.from(body.state.q), sources = w.sources.length;
     expect(() => new GetUp(w, body, { speed: 0 })).toThrow(/speed 0/);
     expect(() => new GetUp(w, body, { assist: { force: -1 } })).toThrow(/assist.force -1/);

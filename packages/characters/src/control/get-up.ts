@@ -219,7 +219,8 @@ function smootherstep(u: number): number {
 /**
  * A ragdoll gets up: `new GetUp(world, body)` from a body lying at rest, then `getUp.update(dt)`
  * before every `world.step(dt)`; `done` once it stands on its own (the assist faded out). The body
- * must not be driven by another controller meanwhile (remove a dead MotionFollower first).
+ * must not be driven by another controller meanwhile: a MotionFollower still driving it is refused
+ * (remove a dead one first).
  */
 export class GetUp {
   readonly world: World;
@@ -279,6 +280,11 @@ export class GetUp {
       if (!m.jointNames.includes(name)) throw new RangeError(`GetUp: body "${body.name}" has no joint "${name}": the key poses are authored for the humanoid preset's joints`);
     }
     for (const side of ['left', 'right']) for (const l of [`foot_${side}`, `shank_${side}`]) m.linkIndex(l);
+    for (const src of world.sources) {
+      if (src instanceof MotionFollower && src.bodyRef === body && src.enabled) {
+        throw new RangeError(`GetUp: body "${body.name}" is still driven by a MotionFollower: remove it first (follower.remove())`);
+      }
+    }
     const speed = options.speed ?? 1;
     if (!(speed > 0 && Number.isFinite(speed))) throw new RangeError(`GetUp: speed ${speed} must be finite and > 0`);
     const g = detMath.hypot(world.gravity[0], world.gravity[1], world.gravity[2]);
