@@ -50,6 +50,8 @@ const STANDING = model.treeX[10];
 const HEIGHT_FRACTION = 0.9;
 const TILT_DEG = 15;
 const weight = model.totalMass() * 9.81;
+/** Lets the test runner's messages through during a long simulation (a worker computing for a minute on a loaded machine misses them). */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Links of `body` touching a static (the floor) in the World's contact list. */
 function onFloor(world: World, body: number): Set<number> {
@@ -78,7 +80,7 @@ function setRoot(q: Float64Array, yaw: number, pitch: number): void {
 }
 
 /** The body placed lying (pitch pi/2: face down), turned by `roll` about its long axis, dropped from 0.15 m and left until the World puts it to sleep. */
-function placed(side: LyingSide, yaw: number, roll = 0): { w: World; body: Body } {
+async function placed(side: LyingSide, yaw: number, roll = 0): Promise<{ w: World; body: Body }> {
   const w = world();
   const body = w.addBody(model, { name: 'hero' });
   setRoot(body.state.q, yaw, side === 'faceDown' ? Math.PI / 2 : -Math.PI / 2);
@@ -89,13 +91,16 @@ function placed(side: LyingSide, yaw: number, roll = 0): { w: World; body: Body 
   }
   body.state.q[1] = 0.15 - STANDING;
   forwardKinematics(model, body.state, true);
-  for (let i = 0; i < 600 && !body.sleeping; i++) w.step(H);
+  for (let i = 0; i < 600 && !body.sleeping; i++) {
+    w.step(H);
+    if (i % 60 === 0) await breathe();
+  }
   expect(body.sleeping).toBe(true);
   return { w, body };
 }
 
 /** The body standing at `yaw`, shot dead in the chest (80 N s, from behind: +1, from the front: -1, along its facing), left until asleep and one more second. */
-function died(from: 1 | -1, yaw: number): { w: World; body: Body } {
+async function died(from: 1 | -1, yaw: number): Promise<{ w: World; body: Body }> {
   const w = world();
   const body = w.addBody(model, { name: 'hero' });
   const q = new State(model).q;
@@ -106,7 +111,10 @@ function died(from: 1 | -1, yaw: number): { w: World; body: Body } {
   const p = body.linkPosition('thorax');
   const J = 80 * from;
   f.die({ impulse: { link: THORAX, point: [p[0], p[1] + 0.15, p[2]], impulse: [J * Math.sin(yaw), 0, J * Math.cos(yaw)] } });
-  for (let i = 0; i < 600 && !body.sleeping; i++) w.step(H);
+  for (let i = 0; i < 600 && !body.sleeping; i++) {
+    w.step(H);
+    if (i % 60 === 0) await breathe();
+  }
   expect(body.sleeping).toBe(true);
   for (let i = 0; i < 60; i++) w.step(H);
   f.remove();
@@ -135,7 +143,7 @@ function tilt(body: Body): number {
 }
 
 /** The get-up from the body's rest, with the measures of the module comment. */
-function getUp(w: World, body: Body, options: GetUpOptions = {}, steps = 0): Run {
+async function getUp(w: World, body: Body, options: GetUpOptions = {}, steps = 0): Promise<Run> {
   const st = body.state, nv = model.nv;
   const prevQd = new Float64Array(nv), prevV = new Float64Array(3 * model.nLinks), v = new Float64Array(3 * model.nLinks);
   const jumps: number[] = [], linkJumps: number[] = [];
@@ -162,6 +170,7 @@ function getUp(w: World, body: Body, options: GetUpOptions = {}, steps = 0): Run
     gu.update(H);
     w.step(H);
     record();
+    if (i % 60 === 59) await breathe();
     const ex = jointLimitExcess(model, st.q);
     for (const k in ex) worstLimit = Math.max(worstLimit, ex[k]);
     const y = P[12 * PELVIS + 10], t = tilt(body), touch = onFloor(w, body.index);
@@ -204,20 +213,20 @@ function expectGotUp(r: Run): void {
 }
 
 describe('GetUp', () => {
-  it('placed face down: detected face down, stands within 3 s, stays standing a second without the assist, no pop at the hand-over', () => {
-    const { w, body } = placed('faceDown', 0);
+  it('placed face down: detected face down, stands within 3 s, stays standing a second without the assist, no pop at the hand-over', async () => {
+    const { w, body } = await placed('faceDown', 0);
     expect(lyingSide(model, body.state)).toBe('faceDown');
-    const r = getUp(w, body);
+    const r = await getUp(w, body);
     console.log(report('placed face down, yaw 0', r));
     expect(r.side).toBe('faceDown');
     expectGotUp(r);
   });
 
-  it('placed face up at yaw 2 rad: detected face up, stands within 3 s facing its feet, stays standing', () => {
-    const { w, body } = placed('faceUp', 2);
+  it('placed face up at yaw 2 rad: detected face up, stands within 3 s facing its feet, stays standing', async () => {
+    const { w, body } = await placed('faceUp', 2);
     expect(lyingSide(model, body.state)).toBe('faceUp');
     // lying face up at yaw 2 the head points along -(sin 2, 0, cos 2): standing, it faces the other way
-    const r = getUp(w, body);
+    const r = await getUp(w, body);
     console.log(report('placed face up, yaw 2', r));
     expect(r.side).toBe('faceUp');
     const P = body.state.work.pose;
@@ -227,39 +236,39 @@ describe('GetUp', () => {
     expectGotUp(r);
   });
 
-  it('dropped on its side (rolled 1.55 rad from face down, yaw -0.5; it rests with the pelvis on its side, the chest turned to the floor): stands within 3 s, stays standing, no pop', () => {
-    const { w, body } = placed('faceDown', -0.5, 1.55);
+  it('dropped on its side (rolled 1.55 rad from face down, yaw -0.5; it rests with the pelvis on its side, the chest turned to the floor): stands within 3 s, stays standing, no pop', async () => {
+    const { w, body } = await placed('faceDown', -0.5, 1.55);
     const P = body.state.work.pose;
     // how it came to rest: the world y of the pelvis's and thorax's forward axes (link +Z), -1 lying face down
     const pelvisY = P[12 * PELVIS + 5], thoraxY = P[12 * THORAX + 5];
-    const r = getUp(w, body);
+    const r = await getUp(w, body);
     console.log(`${report('dropped on its side, yaw -0.5', r)}; at rest the pelvis's forward axis at y ${pelvisY.toFixed(2)}, the thorax's ${thoraxY.toFixed(2)}`);
     expect(r.side).toBe(pelvisY + thoraxY > 0 ? 'faceUp' : 'faceDown');
     expectGotUp(r);
   });
 
   for (const [name, from, yaw] of [['shot from behind', 1, 0.7], ['shot from the front', -1, -1.2]] as const) {
-    it(`after a death (${name}, yaw ${yaw}): stands within 3 s, stays standing, no pop`, () => {
-      const { w, body } = died(from, yaw);
+    it(`after a death (${name}, yaw ${yaw}): stands within 3 s, stays standing, no pop`, async () => {
+      const { w, body } = await died(from, yaw);
       const side = lyingSide(model, body.state);
       // the thorax alone tells the same side (its forward axis, link +Z, up or down)
       expect(side).toBe(body.state.work.pose[12 * THORAX + 5] > 0 ? 'faceUp' : 'faceDown');
-      const r = getUp(w, body);
+      const r = await getUp(w, body);
       console.log(report(`died ${name}, yaw ${yaw}`, r));
       expect(r.side).toBe(side);
       expectGotUp(r);
     });
   }
 
-  it('ends in a given pose (arms out, head turned, its root at another yaw): its joints within 0.05 rad of it a second after the assist, the heading the get-up\'s', () => {
-    const { w, body } = placed('faceDown', 0.4);
+  it('ends in a given pose (arms out, head turned, its root at another yaw): its joints within 0.05 rad of it a second after the assist, the heading the get-up\'s', async () => {
+    const { w, body } = await placed('faceDown', 0.4);
     const pose = new State(model).q;
     setRoot(pose, 1.0, 0);
     quatFromAxisAngle(0, 0, 1, 1.2, pose, model.joint('shoulder_left').q);
     quatFromAxisAngle(0, 0, 1, -1.2, pose, model.joint('shoulder_right').q);
     quatFromAxisAngle(0, 1, 0, 0.5, pose, model.joint('neck').q);
     const expected = jointErrors(model, pose, pose);
-    const r = getUp(w, body, { pose });
+    const r = await getUp(w, body, { pose });
     const errors = jointErrors(model, body.state.q, pose);
     const worst = Object.keys(expected).filter((k) => k !== 'pelvis' && !k.includes('position')).reduce((m, k) => Math.max(m, errors[k]), 0);
     const P = body.state.work.pose, heading = Math.atan2(P[12 * PELVIS + 2], P[12 * PELVIS + 8]);
@@ -270,26 +279,26 @@ describe('GetUp', () => {
     expect(Math.abs(heading - 0.4)).toBeLessThan(0.1);
   });
 
-  it('without the assist the same get-up does not stand (the preset\'s muscles alone do not lift it along these keys)', () => {
+  it('without the assist the same get-up does not stand (the preset\'s muscles alone do not lift it along these keys)', async () => {
     for (const side of ['faceDown', 'faceUp'] as const) {
-      const { w, body } = placed(side, 0);
-      const r = getUp(w, body, { assist: { force: 0, torque: 0 } });
+      const { w, body } = await placed(side, 0);
+      const r = await getUp(w, body, { assist: { force: 0, torque: 0 } });
       console.log(`[get-up] ${side} without the assist: standing at ${r.tStand} s, pelvis at the end ${body.state.work.pose[12 * PELVIS + 10].toFixed(3)} m`);
       expect(r.tStand).toBe(Infinity);
       expect(r.maxForce).toBe(0);
     }
   });
 
-  it('a get-up that snaps to its first key pose instead of starting from the body\'s own pops: the measure catches it', () => {
-    const { w, body } = placed('faceDown', 0);
+  it('a get-up that snaps to its first key pose instead of starting from the body\'s own pops: the measure catches it', async () => {
+    const { w, body } = await placed('faceDown', 0);
     const keys = [{ ...FACE_DOWN_KEYS[0], at: H }, ...FACE_DOWN_KEYS.slice(1)];
-    const r = getUp(w, body, { keys }, 12);
+    const r = await getUp(w, body, { keys }, 12);
     console.log(`[get-up] snapping to the first key: hand-over jump ${r.jumps[0].toFixed(2)} rad/s, link ${r.linkJumps[0].toFixed(2)} m/s (next 10 steps up to ${Math.max(...r.jumps.slice(1, 11)).toFixed(2)}, ${Math.max(...r.linkJumps.slice(1, 11)).toFixed(2)})`);
     expect(r.linkJumps[0]).toBeGreaterThan(0.1);
   });
 
-  it('refuses bad input by name and leaves the body as it was', () => {
-    const { w, body } = placed('faceUp', 0);
+  it('refuses bad input by name and leaves the body as it was', async () => {
+    const { w, body } = await placed('faceUp', 0);
     const hold = new MotionFollower(w, body, { trajectory: new JointTrajectory(model, [0], body.state.q), root: 'free', initialize: false });
     expect(() => new GetUp(w, body)).toThrow(/body "hero" is still driven by a MotionFollower/);
     hold.remove();
@@ -305,8 +314,8 @@ describe('GetUp', () => {
     expect(w.sources.length).toBe(sources);
   });
 
-  it('update() allocates nothing (under 4 bytes a call)', () => {
-    const { w, body } = placed('faceDown', 0);
+  it('update() allocates nothing (under 4 bytes a call)', async () => {
+    const { w, body } = await placed('faceDown', 0);
     const gu = new GetUp(w, body);
     for (let i = 0; i < 30; i++) { gu.update(H); w.step(H); }
     const m = youngGenerationGrowth(() => { gu.update(H); body.state.tau.fill(0); }, { warm: 4000, calls: 200, bound: 4, attempts: 60 });
