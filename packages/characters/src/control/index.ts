@@ -27,3 +27,5 @@ export type { FeedForwardOptions } from './feed-forward.js';
 export type { PdGainsOptions } from './pd-control.js';
 export { excludeOverlappingLinkPairs } from './self-collision.js';
 export { SphericalLimitGuard, ensureSphericalLimitGuard, type SphericalLimitGuardOptions } from './limit-guard.js';
+export { GetUp, lyingSide, FACE_DOWN_KEYS, FACE_UP_KEYS } from './get-up.js';
+export type { GetUpOptions, GetUpKey, LyingSide } from './get-up.js';
