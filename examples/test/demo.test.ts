@@ -123,6 +123,22 @@ describe('the scenes of the examples issue, headless', () => {
     for (const row of r.rows) expect(row.maxPenetration).toBeLessThan(0.02);
   });
 
+  it('death: once the dead walker lies still it gets up (GetUp) and stands; with "stays down" it stays on the floor', () => {
+    // the walker's potential energy tells lying (about 110 J) from standing (760 J, 742 J walking)
+    const r = runDemo({ scene: 'death', seconds: 12, controls: { fade: 0.5 } });
+    const pe = r.rows.map((row) => row.series['potential']);
+    const standing = r.rows[0].series['potential'];
+    console.log(`[demo] death, potential energy of the walker each second: ${pe.map((e) => e.toFixed(0)).join(', ')} J`);
+    expect(pe[3]).toBeLessThan(0.25 * standing); // lying at 4 s
+    // up by 8 s and standing to the end, nothing through the floor and no joint past its range
+    for (let k = 7; k < r.rows.length; k++) expect(pe[k]).toBeGreaterThan(0.95 * standing);
+    for (const row of r.rows) { expect(row.maxPenetration).toBeLessThan(0.02); expect(row.maxLimitViolation).toBeLessThan(0.02); }
+    const walker = r.final.bodies.find((b) => b.key === 'walker')!;
+    expect(walker.links[0].position[1]).toBeGreaterThan(0.85);
+    const down = runDemo({ scene: 'death', seconds: 12, controls: { fade: 0.5, afterwards: 'stays down' } });
+    expect(down.rows[11].series['potential']).toBeLessThan(0.25 * standing);
+  });
+
   it('follow: pushed every 3.5 s, it is back on the clip within a second or two; stable PD and PD keep it walking too', () => {
     const rows = runDemo({ scene: 'follow', seconds: 5 });
     // pushes at 2 s: the error jumps, then by 4 to 5 s it is small again

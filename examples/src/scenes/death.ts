@@ -3,11 +3,14 @@
  * @sinew/characters: joint drives as constraint rows, the root held by a bounded 'assisted' drive),
  * a ball thrown at it knocks it over, and at the first touch it dies (MotionFollower.die): the root
  * is let go and the muscle tone fades to a residual over the chosen time while the joint limits
- * keep the body human. A click shoots it instead: an impulse at the point clicked.
+ * keep the body human. A click shoots it instead: an impulse at the point clicked. Once the body
+ * lies at rest (the World puts it to sleep), it gets up (GetUp of @sinew/characters: key poses
+ * driven with the contacts, a bounded assist at the pelvis) and stands, held upright by a bounded
+ * assist, until it is shot again.
  */
 import { World, type Body } from '@sinew/constraints';
 import { RowTag } from '@sinew/constraints/internals';
-import { MotionFollower, type JointTrajectory } from '@sinew/characters';
+import { GetUp, JointTrajectory, MotionFollower } from '@sinew/characters';
 import { ModelBuilder, State, forwardKinematics, type Model } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
@@ -29,6 +32,8 @@ const LAUNCH = 1.3, FLIGHT = 0.3;
 const SHOT = 60; // N s, a click
 /** Factor on a ball's angular velocity per 1/60 s step (about e^-5 per second). */
 const BALL_SPIN_DECAY = 0.92;
+/** Seconds the dead walker lies asleep before it gets up (when it does). */
+const REST_BEFORE_GETTING_UP = 1;
 
 type DeathPose = 'crumple' | 'clip' | 'hold' | 'relaxed';
 
@@ -46,9 +51,9 @@ class DeathScene implements Scene {
   readonly name = 'death';
   readonly title = 'Ragdoll death';
   readonly summary =
-    'A man walks towards you; a ball knocks him over and he goes limp as he falls. Click him to fire a ball from where you look (he dies where it hits), or change how fast his muscles let go and replay with R.';
+    'A man walks towards you; a ball knocks him over and he goes limp as he falls. Once he lies still he gets up again. Click him to fire a ball from where you look (he dies where it hits), or change how fast his muscles let go and replay with R.';
   readonly details =
-    'The humanoid preset walks by following the CMU walk (joint drives solved with the contacts, the root held by a bounded hand of god). An 8 kg ball knocks it over and at the first touch it dies: the root is let go and the muscle tone fades to 5 % over the fade time while its muscles aim at the chosen pose; joint limits keep the fall human.';
+    'The humanoid preset walks by following the CMU walk (joint drives solved with the contacts, the root held by a bounded hand of god). An 8 kg ball knocks it over and at the first touch it dies: the root is let go and the muscle tone fades to 5 % over the fade time while its muscles aim at the chosen pose; joint limits keep the fall human. Once the body lies still (asleep) it gets up through key poses, face down or face up as it lies, driven by its joints with the contacts and a bounded assist at the pelvis (GetUp), then stands with a bounded hand of god until the next shot.';
   readonly hint = 'Click to fire a ball from the camera (aimed with World.castRay); with "pushes", a click shoves the body part under the pointer. Reset (R) replays with the fade time and aim set below.';
   readonly timeStep = 1 / 60;
   readonly usesSolver = true;
@@ -72,6 +77,12 @@ class DeathScene implements Scene {
   private deathTime = -1;
   private cause = '';
   private launched = false;
+  /** Whether the dead walker gets up once it lies still. */
+  private getsUp = true;
+  /** The get-up under way (null otherwise), when the walker fell asleep dead (-1: not asleep), and how many times it stood up. */
+  private getUp: GetUp | null = null;
+  private asleepAt = -1;
+  private standings = 0;
   /** A mark on the walker where it was hit, moving with the link. */
   private readonly mark = new LinkMark();
   private gun!: Gun;
@@ -82,6 +93,7 @@ class DeathScene implements Scene {
       { kind: 'slider', id: 'fade', label: 'muscle tone fade', min: 0.05, max: 3, step: 0.05, value: this.fade, unit: 's' },
       { kind: 'choice', id: 'pose', label: 'dying muscles aim at', options: ['crumple', 'clip', 'hold', 'relaxed'], value: this.pose },
       { kind: 'button', id: 'ball', label: 'Throw another ball' },
+      { kind: 'choice', id: 'afterwards', label: 'once he lies still', options: ['gets up', 'stays down'], value: this.getsUp ? 'gets up' : 'stays down' },
     ];
   }
 
@@ -89,6 +101,7 @@ class DeathScene implements Scene {
     if (id === 'fade') this.fade = Math.max(0, Number(value));
     else if (id === 'pose' && (value === 'crumple' || value === 'clip' || value === 'hold' || value === 'relaxed')) this.pose = value;
     else if (id === 'ball' && this.world) this.throwBall(this.aimPoint(0.3), FLIGHT);
+    else if (id === 'afterwards') this.getsUp = value === 'gets up';
   }
 
   setup(ctx: SceneContext): void {
@@ -103,6 +116,9 @@ class DeathScene implements Scene {
     this.deathTime = -1;
     this.cause = '';
     this.launched = false;
+    this.getUp = null;
+    this.asleepAt = -1;
+    this.standings = 0;
     this.mark.clear();
     this.balls = [];
     this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
@@ -142,9 +158,44 @@ class DeathScene implements Scene {
 
   private die(cause: string, impulse?: { link: number; point: [number, number, number]; impulse: [number, number, number] }): void {
     if (this.deathTime >= 0) return;
+    if (this.getUp) {
+      // shot while getting up: the get-up lets go and a standing follower dies as any other
+      this.getUp.remove();
+      this.getUp = null;
+      this.follower = this.standingFollower();
+    }
     this.deathTime = this.time;
+    this.asleepAt = -1;
     this.cause = cause;
     this.follower.die({ fromClip: false, fadeTime: this.fade, pose: this.pose, impulse });
+  }
+
+  /** A follower that holds the walker's present pose, its root by a bounded assist (it stands where it is). */
+  private standingFollower(): MotionFollower {
+    const q = this.walker.state.q;
+    const hold = new JointTrajectory(this.model, [0, 1], [...q, ...q]);
+    return new MotionFollower(this.world, this.walker, { trajectory: hold, root: 'assisted' });
+  }
+
+  /** The dead walker, asleep for REST_BEFORE_GETTING_UP, gets up; once up, it stands and can die again. */
+  private lifeAfterDeath(dt: number): void {
+    if (this.getUp) {
+      if (!this.getUp.done) { this.getUp.update(dt); return; }
+      this.getUp.remove();
+      this.getUp = null;
+      this.follower = this.standingFollower();
+      this.deathTime = -1;
+      this.cause = '';
+      this.standings++;
+      return;
+    }
+    if (this.deathTime < 0 || !this.getsUp) return;
+    if (!this.walker.sleeping) { this.asleepAt = -1; return; }
+    if (this.asleepAt < 0) this.asleepAt = this.time;
+    if (this.time - this.asleepAt < REST_BEFORE_GETTING_UP) return;
+    this.follower.remove(); // the dead follower lets go of the body
+    this.getUp = new GetUp(this.world, this.walker);
+    this.getUp.update(dt);
   }
 
   pointerDown(ray: PointerRay): boolean {
@@ -170,6 +221,7 @@ class DeathScene implements Scene {
     // the balls do not roll: a free body spinning fast while it moves gains energy step by step
     // in featherstone's integrator (see examples/README.md), so their spin is damped away
     for (const b of this.balls) for (let k = 0; k < 3; k++) b.state.qd[k] *= BALL_SPIN_DECAY;
+    this.lifeAfterDeath(dt);
     this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
     const st = this.world.step(dt);
     this.time += dt;
@@ -208,6 +260,8 @@ class DeathScene implements Scene {
   }
 
   info(): string[] {
+    if (this.getUp) return [this.gun.info(), `walker       getting up (${this.getUp.side === 'faceDown' ? 'face down' : 'face up'}, ${this.getUp.time.toFixed(2)} s)`];
+    if (this.deathTime < 0 && this.standings > 0) return [`walker       standing (got up ${this.standings === 1 ? 'once' : `${this.standings} times`})`, this.gun.info()];
     if (this.deathTime < 0) return [`walker       alive, walking (clip ${this.follower.time.toFixed(2)} s)`, this.gun.info()];
     return [this.gun.info(), `walker       dead at ${this.deathTime.toFixed(2)} s, ${this.cause}`, `             tone ${this.follower.currentTone.toFixed(2)}, fade ${this.fade.toFixed(2)} s, aim: ${this.pose}`];
   }
