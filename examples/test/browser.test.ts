@@ -473,7 +473,12 @@ describe.skipIf(!hasChromium)('examples page: what a game developer sees first',
     expect(open1.panel).toBeLessThanOrEqual(0.56 * 844);
     await page.click('#panel-toggle');
     expect((await layout()).body).toBe('none');
-    // zoom far out with the wheel: the user has the distance now; "View" gives it back to the framing
+    // zoom far out with the wheel: the user has the distance now; "View" gives it back to the framing.
+    // Paused first, so that the spans compared are those of one pose (the walker turns as it
+    // circles, and on a busy machine a frame may carry it 0.1 s on); the camera still runs.
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => !window.__sinew!.playing);
+    await frames(page, 4);
     const box = await subjectOnScreen(page);
     const span = (s: typeof box) => s.shown.right - s.shown.left;
     await page.mouse.move(195, 300);
