@@ -126,6 +126,83 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
     await page.close();
   });
 
+  // the humanoid preset's links (walker.ts): forearms and hands, whose skin must hang where they do
+  const ARM_LINKS = [4, 5, 7, 8];
+  it.each([['death', 1], ['follow', 1], ['pile', 4]] as const)('#%s draws %i skinned character(s) whose bones and vertices follow the simulated links at 0.2, 1 and 5 s; "show shapes" (off at first) overlays the shapes', async (scene, count) => {
+    const t0 = performance.now();
+    const { page, errors } = await open(scene);
+    expect(await page.isChecked('#show-shapes')).toBe(false);
+    // paused and started over (the files may take a while to load), then run on by fast-forwarding
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => !window.__sinew!.playing);
+    await page.keyboard.press('r');
+    await page.waitForFunction(() => window.__sinew!.time === 0);
+    await page.waitForFunction((n) => { const v = window.__sinew!.view(); return v.skins.length === n && v.skins.every((k) => k.loaded && k.meshes > 0); }, count, { timeout: 60_000 });
+    const heads: Record<string, number[][]> = {};
+    const report: string[] = [];
+    for (const t of [0.2, 1, 5]) {
+      await page.evaluate((time) => window.__sinew!.fastForward(time), t);
+      const { view, physics } = await page.evaluate(() => {
+        const h = window.__sinew!;
+        const v = h.view();
+        return { view: v, physics: Object.fromEntries(v.skins.map((k) => [k.key, h.linkPositionsOf(k.key)])) };
+      });
+      expect(view.skins).toHaveLength(count);
+      let worstBone = 0, worstArm = 0, worstAny = 0;
+      for (const skin of view.skins) {
+        const p = physics[skin.key];
+        expect(p.length, `${scene}: the body ${skin.key} is drawn`).toBe(3 * 16);
+        expect(skin.links.length, `${scene} ${skin.key}: every link has a bone`).toBe(16);
+        for (const l of skin.links) {
+          // the bone's head is where the simulation has the link's joint (from the scene's own pose record, not from three.js)
+          const bone = Math.hypot(l.bone[0] - p[3 * l.link], l.bone[1] - p[3 * l.link + 1], l.bone[2] - p[3 * l.link + 2]);
+          expect(bone, `${scene} ${skin.key} link ${l.link} at ${t} s: bone head to joint`).toBeLessThan(0.03);
+          worstBone = Math.max(worstBone, bone);
+          if (l.vertices === 0) continue;
+          // the vertices drawn for a link are around its centre of mass: forearms and hands closely,
+          // every other part within its own size (RobotExpressive's big head, CesiumMan's long one)
+          const off = Math.hypot(l.centroid[0] - l.com[0], l.centroid[1] - l.com[1], l.centroid[2] - l.com[2]);
+          if (ARM_LINKS.includes(l.link)) {
+            expect(off, `${scene} ${skin.key} link ${l.link} at ${t} s: skinned vertices to the link's centre`).toBeLessThan(0.08);
+            worstArm = Math.max(worstArm, off);
+          }
+          expect(off, `${scene} ${skin.key} link ${l.link} at ${t} s: skinned vertices to the link's centre`).toBeLessThan(0.35);
+          worstAny = Math.max(worstAny, off);
+        }
+        if (t !== 1) (heads[skin.key] ??= []).push(skin.links.find((l) => l.link === 15)!.bone);
+      }
+      report.push(`${t} s: bones within ${(100 * worstBone).toFixed(2)} cm of the joints, arm vertices within ${(100 * worstArm).toFixed(1)} cm, all within ${(100 * worstAny).toFixed(1)} cm of the centres`);
+    }
+    // and they moved with the bodies between 0.2 s and 5 s (walking, falling, tumbling)
+    for (const [key, [a, b]] of Object.entries(heads)) expect(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]), `${scene} ${key}: the head bone moved`).toBeGreaterThan(0.1);
+
+    // the overlay: paused, the picture stays as it is until "show shapes" is ticked
+    const frames = async (n: number) => {
+      const f = await page.evaluate(() => window.__sinew!.frames);
+      await page.waitForFunction((f0) => window.__sinew!.frames >= f0, f + n, { timeout: 30_000 });
+    };
+    const look = async () => { await frames(3); return page.evaluate(() => ({ shapes: window.__sinew!.view().shapes, canvas: window.__sinew!.canvasSignature() })); };
+    await frames(10); // the camera settles
+    const off1 = await look(), off2 = await look();
+    expect(off2.canvas.hash, 'a paused frame is drawn the same again').toBe(off1.canvas.hash);
+    const skinned = Object.keys(off1.shapes).filter((k) => k === 'walker' || k.startsWith('ragdoll'));
+    expect(skinned).toHaveLength(count);
+    for (const k of skinned) expect(off1.shapes[k]).toBe(false);
+    await page.click('#show-shapes');
+    const on = await look();
+    for (const k of skinned) expect(on.shapes[k]).toBe(true);
+    expect(on.canvas.hash, 'the shapes are drawn over the skin').not.toBe(off1.canvas.hash);
+    await page.screenshot({ path: join(SHOTS, `${scene}-skin-shapes.png`) });
+    await page.click('#show-shapes');
+    const off3 = await look();
+    for (const k of skinned) expect(off3.shapes[k]).toBe(false);
+    expect(off3.canvas.hash, 'and gone again').toBe(off1.canvas.hash);
+    await page.screenshot({ path: join(SHOTS, `${scene}-skin.png`) });
+    await page.close();
+    expect(errors).toEqual([]);
+    console.log(`[browser test] #${scene} skins: ${report.join('; ')} (${ms(t0)})`);
+  });
+
   it('pauses, steps one time step, resets, and switches scene from the menu', async () => {
     const { page, errors } = await open(scenes[0]);
     await page.waitForFunction(() => window.__sinew!.time > 0.05, null, { timeout: 30_000 });
@@ -396,7 +473,12 @@ describe.skipIf(!hasChromium)('examples page: what a game developer sees first',
     expect(open1.panel).toBeLessThanOrEqual(0.56 * 844);
     await page.click('#panel-toggle');
     expect((await layout()).body).toBe('none');
-    // zoom far out with the wheel: the user has the distance now; "View" gives it back to the framing
+    // zoom far out with the wheel: the user has the distance now; "View" gives it back to the framing.
+    // Paused first, so that the spans compared are those of one pose (the walker turns as it
+    // circles, and on a busy machine a frame may carry it 0.1 s on); the camera still runs.
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => !window.__sinew!.playing);
+    await frames(page, 4);
     const box = await subjectOnScreen(page);
     const span = (s: typeof box) => s.shown.right - s.shown.left;
     await page.mouse.move(195, 300);

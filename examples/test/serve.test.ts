@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPage, chooseEncoding, servePage, type ServedPage } from '../src/node/build.js';
+import { STATIC_DIR } from '../src/node/paths.js';
+import { sceneEntries } from '../src/scenes/index.js';
 
 function get(url: string, accept?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -60,6 +62,28 @@ describe('building and serving the page', () => {
     expect((await get(server.url, 'br')).headers['content-encoding']).toBe('br');
     expect((await get(`${server.url}style.css`, 'gzip')).headers['content-encoding']).toBe('gzip');
     expect((await get(`${server.url}nothing-here.js`, 'br')).status).toBe(404);
+  });
+
+  it('sends the scenes\' data files compressed too (the .glb characters as well), the same bytes; prints what each scene downloads', async () => {
+    const served = new Map<string, { raw: number; br: number }>();
+    for (const path of new Set(sceneEntries().flatMap((e) => e.create().assets ?? []))) {
+      const file = readFileSync(join(STATIC_DIR, path));
+      const br = await get(`${server.url}${path}`, 'gzip, deflate, br');
+      expect(br.status, path).toBe(200);
+      expect(br.headers['content-encoding'], path).toBe('br');
+      expect(brotliDecompressSync(br.body).equals(file), path).toBe(true);
+      served.set(path, { raw: file.length, br: br.body.length });
+    }
+    // the characters: RobotExpressive is geometry and animations, CesiumMan carries a JPEG texture
+    expect(served.get('data/RobotExpressive.glb')!.br).toBeLessThan(0.3 * served.get('data/RobotExpressive.glb')!.raw);
+    expect(served.get('data/CesiumMan.glb')!.br).toBeLessThan(0.7 * served.get('data/CesiumMan.glb')!.raw);
+    const kB = (n: number) => `${(n / 1024).toFixed(0)} kB`;
+    for (const e of sceneEntries()) {
+      const assets = e.create().assets ?? [];
+      if (assets.length === 0) continue;
+      const raw = assets.reduce((t, a) => t + served.get(a)!.raw, 0), br = assets.reduce((t, a) => t + served.get(a)!.br, 0);
+      console.log(`[serve test] #${e.name} data: ${assets.map((a) => `${a.replace('data/', '')} ${kB(served.get(a)!.br)}`).join(', ')}: ${kB(br)} brotli (${kB(raw)} as files)`);
+    }
   });
 
   it('passes the live-reload event stream through as it comes, uncompressed', async () => {

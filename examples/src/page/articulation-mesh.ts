@@ -1,7 +1,8 @@
 /**
  * Draws one articulated body: a group per link holding the link's shapes, moved every frame from
  * the state's link poses, and a skeleton (joint dots, bones from each joint to its children)
- * shown when the shapes are hidden.
+ * shown when the shapes are hidden. A body drawn as the overlay of a skinned mesh (style.overlay)
+ * shows its shapes translucent over everything, and nothing at all when the shapes are hidden.
  */
 import * as THREE from 'three';
 import { linkMatrix4, type Model, type State } from '@sinew/featherstone';
@@ -20,13 +21,17 @@ export class ArticulationMesh {
   private readonly bonePositions: Float32Array;
   private readonly m4 = new Float64Array(16);
   private readonly tmp = new THREE.Matrix4();
+  private readonly overlay: boolean;
 
   constructor(readonly model: Model, style: BodyStyle = {}) {
     const colors = style.colors ?? DEFAULT_COLORS;
-    const opacity = style.opacity ?? 1;
+    this.overlay = style.overlay ?? false;
+    const opacity = style.opacity ?? (this.overlay ? 0.4 : 1);
     const materials = colors.map((c) => new THREE.MeshStandardMaterial({
       color: c, roughness: 0.5, metalness: 0.05,
       ...(opacity < 1 ? { transparent: true, opacity, depthWrite: false } : {}),
+      // an overlay is seen through the skin that covers it
+      ...(this.overlay ? { depthTest: false } : {}),
     }));
     for (let i = 0; i < model.nLinks; i++) {
       const g = new THREE.Group();
@@ -34,6 +39,7 @@ export class ArticulationMesh {
       for (const s of model.shapes[i]) {
         const mesh = shapeMesh(s, materials[i % materials.length]);
         if (opacity < 1) mesh.castShadow = false;
+        if (this.overlay) mesh.renderOrder = 5;
         g.add(mesh);
       }
       this.links.push(g);
@@ -56,7 +62,12 @@ export class ArticulationMesh {
 
   set showShapes(on: boolean) {
     this.shapes.visible = on;
-    this.skeleton.visible = !on;
+    this.skeleton.visible = !on && !this.overlay;
+  }
+
+  /** Whether the shapes are drawn. */
+  get shapesVisible(): boolean {
+    return this.shapes.visible;
   }
 
   update(state: State): void {

@@ -108,6 +108,10 @@ async function load(name: string): Promise<void> {
   rig.setScene(scene.camera.position, scene.camera.target);
   clickShoots = (scene.click ?? 'shoot') === 'shoot';
   panel.showScene(runner);
+  // each scene starts with its own choice of shapes: skinned characters hide theirs
+  const shapes = scene.shapesShown ?? true;
+  panel.setShapesShown(shapes);
+  view.showShapes = shapes;
   panel.setClick(scene.shoot && scene.pointerDown ? (clickShoots ? 'shoot' : 'pointer') : null);
   plot.reset(scene.plots);
   speed.clear();
@@ -196,7 +200,7 @@ const release = () => {
 window.addEventListener('pointerup', release);
 window.addEventListener('pointercancel', release);
 
-const hook = installHook(entries.map((e) => e.name), canvas, () => runner, () => playing, (x, y, z) => stage.project(x, y, z), () => view.subject.box);
+const hook = installHook(entries.map((e) => e.name), canvas, () => runner, () => playing, (x, y, z) => stage.project(x, y, z), () => view.subject.box, () => view.probe());
 
 window.addEventListener('hashchange', () => void load(location.hash.slice(1) || DEFAULT_SCENE));
 void load(location.hash.slice(1) || DEFAULT_SCENE);

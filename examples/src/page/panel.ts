@@ -118,6 +118,11 @@ export class Panel {
     for (const b of Array.from(this.clickMode.querySelectorAll('button'))) b.classList.toggle('active', b.dataset.mode === mode);
   }
 
+  /** Ticks "show shapes" (its handler is not called). */
+  setShapesShown(on: boolean): void {
+    byId<HTMLInputElement>('show-shapes').checked = on;
+  }
+
   /** Ticks the plots' switch (its handler is not called). */
   setPlotsShown(on: boolean): void {
     this.plots.checked = on;

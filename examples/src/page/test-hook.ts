@@ -6,6 +6,7 @@ import { PoseRecorder } from '../sim/pose-recorder.js';
 import type { SceneRunner } from '../sim/runner.js';
 import type { Box } from '../sim/subject.js';
 import type { Rect } from './free-rect.js';
+import type { SkinProbe } from './three-view.js';
 
 export interface SinewHook {
   ready: boolean;
@@ -27,6 +28,8 @@ export interface SinewHook {
   bodies(): string[];
   /** World positions of every link origin of every body, flattened [x, y, z, ...]. */
   linkPositions(): number[];
+  /** World positions of the link origins of the body drawn as `key`, flattened (empty when none is). */
+  linkPositionsOf(key: string): number[];
   /** Distinct colours (quantised) on a 64x36 sample of the 3D canvas and a hash of those pixels. */
   canvasSignature(): { distinctColors: number; hash: number };
   /** Where a world point appears on the page (client pixels), for driving the mouse. */
@@ -35,6 +38,8 @@ export interface SinewHook {
   subjectBox(): number[];
   /** The scene's own readout lines (Scene.info). */
   info(): string[];
+  /** The skinned characters of the last frame (bones and skinned vertices per link) and whether each body's shapes are shown. */
+  view(): { skins: SkinProbe[]; shapes: Record<string, boolean> };
   /** Runs the scene on to simulated time t as 60 frames a second would, without rendering them (set by the page). */
   fastForward(t: number): number;
 }
@@ -49,6 +54,7 @@ export function installHook(
   scenes: string[], canvas: HTMLCanvasElement, current: () => SceneRunner, playing: () => boolean,
   project: (x: number, y: number, z: number) => { x: number; y: number; inFront: boolean },
   subject: () => Box,
+  view: () => { skins: SkinProbe[]; shapes: Record<string, boolean> },
 ): SinewHook {
   const probe = document.createElement('canvas');
   probe.width = 64;
@@ -65,6 +71,7 @@ export function installHook(
     speedSpan: null,
     free: { left: 0, top: 0, right: 0, bottom: 0 },
     subjectBox: () => [...subject()],
+    view,
     fastForward: () => { throw new Error('the page has not started'); },
     get playing() { return playing(); },
     get solverIterations() { return current().settings.solverIterations; },
@@ -79,6 +86,11 @@ export function installHook(
       const rec = new PoseRecorder();
       current().scene.sync(rec);
       return rec.poses().flatMap((b) => b.links.flatMap((l) => l.position));
+    },
+    linkPositionsOf(key: string) {
+      const rec = new PoseRecorder();
+      current().scene.sync(rec);
+      return rec.poses().find((b) => b.key === key)?.links.flatMap((l) => l.position) ?? [];
     },
     canvasSignature() {
       if (!probeCtx) return { distinctColors: 0, hash: 0 };

@@ -3,7 +3,8 @@
  * the first time a key is seen and hidden in frames that do not draw them.
  */
 import * as THREE from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { forwardKinematics, linkMatrix4, State, type Model, type ShapeDesc } from '@sinew/featherstone';
 import type { BodyStyle, SceneView, SkinBinding } from '../sim/scene.js';
 import { ArticulationMesh } from './articulation-mesh.js';
@@ -77,6 +78,15 @@ export class ThreeView implements SceneView {
 
   set showOverlays(on: boolean) {
     this.overlays.visible = on;
+  }
+
+  /** For the test hook: the skinned characters drawn in the last frame, and whether each body's shapes are shown. */
+  probe(): { skins: SkinProbe[]; shapes: Record<string, boolean> } {
+    const skins: SkinProbe[] = [];
+    for (const it of this.items.values()) if (it.skin && it.seen) skins.push(it.skin.probe());
+    const shapes: Record<string, boolean> = {};
+    for (const [key, b] of this.bodies) if (this.items.get(`body:${key}`)?.seen) shapes[key] = b.shapesVisible;
+    return { skins, shapes };
   }
 
   /** Called with an error when a skinned mesh's file fails to load. */
@@ -235,7 +245,7 @@ export class ThreeView implements SceneView {
 
   skinnedMesh(key: string, binding: SkinBinding, model: Model, state: State): void {
     const it = this.item(`skin:${key}`, () => {
-      const skin = new SkinnedCharacter(binding, model, this.onError);
+      const skin = new SkinnedCharacter(key, binding, model, this.onError);
       this.parent.add(skin.root);
       return { object: skin.root, seen: true, dispose: () => skin.dispose(), skin };
     });
@@ -243,51 +253,105 @@ export class ThreeView implements SceneView {
   }
 }
 
+/** What the test hook reads of a skinned character: per link, where its bones and skinned vertices are. */
+export interface SkinProbe {
+  key: string;
+  asset: string;
+  /** The file is loaded and its bones are bound. */
+  loaded: boolean;
+  /** Skinned meshes in the character. */
+  meshes: number;
+  links: {
+    link: number;
+    /** Head of the bone of this link nearest its joint (world, metres). */
+    bone: [number, number, number];
+    /** Centroid of the vertices as drawn that follow a bone of this link (their largest skin weight, or the bone a rigid mesh hangs from). */
+    centroid: [number, number, number];
+    vertices: number;
+    /** The link's centre of mass, from the state the scene drew. */
+    com: [number, number, number];
+  }[];
+}
+
+/** Each glTF file is fetched and parsed once; every character that shows it is a clone of that scene. */
+const loaded = new Map<string, Promise<GLTF>>();
+
 /**
  * A glTF character loaded with three.js whose bones are driven by the links of a body: each bone's
- * world matrix is the link's world transform times the constant offset between the two in the
- * rest pose (the link frames of a ragdoll from the skeleton are the bones' rest frames).
+ * world matrix is the link's world transform times a constant offset from the link to the bone,
+ * taken in the rest pose: offset = link(neutral)^-1 restToModel bone(rest). For a ragdoll built
+ * from the skeleton the link frames are the bones' rest frames (restToModel is the identity); for
+ * a skin retargeted onto another model restToModel comes from scenes/skin-retarget.ts.
  */
 class SkinnedCharacter {
   readonly root = new THREE.Group();
   private bones: { object: THREE.Object3D; link: number; offset: THREE.Matrix4 }[] = [];
+  private meshes: THREE.SkinnedMesh[] = [];
+  /** Meshes that are not skinned but hang from a bone (RobotExpressive's head, trunk and legs). */
+  private rigid: THREE.Mesh[] = [];
   private disposed = false;
+  private ready = false;
+  private state: State | null = null;
   private readonly m4 = new Float64Array(16);
   private readonly link = new THREE.Matrix4();
 
-  constructor(private readonly binding: SkinBinding, private readonly model: Model, onError: (e: unknown) => void) {
-    new GLTFLoader().loadAsync(binding.asset).then((gltf) => {
+  constructor(readonly key: string, private readonly binding: SkinBinding, private readonly model: Model, onError: (e: unknown) => void) {
+    let load = loaded.get(binding.asset);
+    if (!load) {
+      load = new GLTFLoader().loadAsync(binding.asset);
+      loaded.set(binding.asset, load);
+      load.catch(() => loaded.delete(binding.asset)); // a later character tries again
+    }
+    load.then((gltf) => {
       if (this.disposed) return;
-      const scene = gltf.scene;
+      const scene = cloneSkinned(gltf.scene);
+      // the clone's objects by glTF node index: the two trees have the same shape
+      const nodeOf = new Map<THREE.Object3D, number>();
+      const sources: THREE.Object3D[] = [], copies: THREE.Object3D[] = [];
+      gltf.scene.traverse((o) => sources.push(o));
+      scene.traverse((o) => copies.push(o));
+      sources.forEach((o, k) => {
+        const node = gltf.parser.associations.get(o)?.nodes;
+        if (node !== undefined && copies[k]) nodeOf.set(copies[k], node);
+      });
       scene.scale.setScalar(binding.scale ?? 1);
       scene.updateMatrixWorld(true);
       // rest link frames: the model's neutral pose
       const neutral = new State(model);
       forwardKinematics(model, neutral, false);
-      const nodeLink = new Map<number, number>();
-      binding.linkNodes.forEach((node, link) => { if (node >= 0) nodeLink.set(node, link); });
+      const byNode = new Map<number, { link: number; restToModel: THREE.Matrix4 }>();
+      if (binding.bones) {
+        for (const b of binding.bones) byNode.set(b.node, { link: b.link, restToModel: new THREE.Matrix4().fromArray(Array.from(b.restToModel)) });
+      } else {
+        (binding.linkNodes ?? []).forEach((node, link) => { if (node >= 0) byNode.set(node, { link, restToModel: new THREE.Matrix4() }); });
+      }
       scene.traverse((o) => {
         if (o instanceof THREE.Mesh) {
           o.castShadow = true;
           o.receiveShadow = true;
           o.frustumCulled = false; // the bind-pose bounds do not follow the ragdoll
+          if (o instanceof THREE.SkinnedMesh) this.meshes.push(o);
+          else this.rigid.push(o);
         }
-        const node = gltf.parser.associations.get(o)?.nodes;
-        const link = node === undefined ? undefined : nodeLink.get(node);
-        if (link === undefined) return;
-        linkMatrix4(neutral, link, this.m4);
+        const node = nodeOf.get(o);
+        const bound = node === undefined ? undefined : byNode.get(node);
+        if (bound === undefined) return;
+        linkMatrix4(neutral, bound.link, this.m4);
         const rest = new THREE.Matrix4().fromArray(this.m4);
-        const offset = rest.invert().multiply(o.matrixWorld);
+        const offset = rest.invert().multiply(bound.restToModel).multiply(o.matrixWorld);
         o.matrixAutoUpdate = false;
         o.matrixWorldAutoUpdate = false;
-        this.bones.push({ object: o, link, offset });
+        this.bones.push({ object: o, link: bound.link, offset });
       });
       if (this.bones.length === 0) throw new Error(`${binding.asset}: no node of the file is bound to a link`);
       this.root.add(scene);
+      this.ready = true;
+      if (this.state) this.update(this.state);
     }).catch((e: unknown) => onError(new Error(`loading ${binding.asset}: ${e instanceof Error ? e.message : String(e)}`)));
   }
 
   update(state: State): void {
+    this.state = state;
     for (const b of this.bones) {
       linkMatrix4(state, b.link, this.m4);
       this.link.fromArray(this.m4);
@@ -295,8 +359,60 @@ class SkinnedCharacter {
     }
   }
 
+  /** For the test hook: where the bones and the skinned vertices of each link are now (CPU skinning, slow). */
+  probe(): SkinProbe {
+    const { model } = this;
+    const out: SkinProbe = { key: this.key, asset: this.binding.asset, loaded: this.ready, meshes: this.meshes.length, links: [] };
+    const state = this.state;
+    if (!this.ready || !state) return out;
+    this.root.updateMatrixWorld(true);
+    const P = state.work.pose;
+    const sums = Array.from({ length: model.nLinks }, () => ({ c: [0, 0, 0], n: 0, bone: Infinity, at: [0, 0, 0] as [number, number, number] }));
+    const linkOfBone = new Map<THREE.Object3D, number>();
+    for (const b of this.bones) {
+      linkOfBone.set(b.object, b.link);
+      const e = b.object.matrixWorld.elements, o = 12 * b.link;
+      const d = Math.hypot(e[12] - P[o + 9], e[13] - P[o + 10], e[14] - P[o + 11]);
+      if (d < sums[b.link].bone) { sums[b.link].bone = d; sums[b.link].at = [e[12], e[13], e[14]]; }
+    }
+    const v = new THREE.Vector3();
+    for (const mesh of this.meshes) {
+      const index = mesh.geometry.getAttribute('skinIndex'), weight = mesh.geometry.getAttribute('skinWeight');
+      const bones = mesh.skeleton.bones;
+      for (let i = 0; i < index.count; i++) {
+        let best = 0;
+        for (let k = 1; k < 4; k++) if (weight.getComponent(i, k) > weight.getComponent(i, best)) best = k;
+        const link = linkOfBone.get(bones[index.getComponent(i, best)]);
+        if (link === undefined) continue;
+        mesh.getVertexPosition(i, v);
+        v.applyMatrix4(mesh.matrixWorld);
+        const s = sums[link];
+        s.c[0] += v.x; s.c[1] += v.y; s.c[2] += v.z; s.n++;
+      }
+    }
+    for (const mesh of this.rigid) {
+      let bone: THREE.Object3D | null = mesh.parent;
+      while (bone && !linkOfBone.has(bone)) bone = bone.parent;
+      if (!bone) continue;
+      const s = sums[linkOfBone.get(bone)!], pos = mesh.geometry.getAttribute('position');
+      for (let i = 0; i < pos.count; i++) {
+        v.fromBufferAttribute(pos, i).applyMatrix4(mesh.matrixWorld);
+        s.c[0] += v.x; s.c[1] += v.y; s.c[2] += v.z; s.n++;
+      }
+    }
+    sums.forEach((s, link) => {
+      if (s.n === 0 && s.bone === Infinity) return;
+      const c = [model.com[3 * link], model.com[3 * link + 1], model.com[3 * link + 2]], o = 12 * link;
+      const com = [0, 1, 2].map((r) => P[o + 3 * r] * c[0] + P[o + 3 * r + 1] * c[1] + P[o + 3 * r + 2] * c[2] + P[o + 9 + r]) as [number, number, number];
+      out.links.push({ link, bone: s.at, centroid: [s.c[0] / s.n, s.c[1] / s.n, s.c[2] / s.n], vertices: s.n, com });
+    });
+    return out;
+  }
+
   dispose(): void {
     this.disposed = true;
+    // the geometry and materials are shared with the cached file's scene: three.js uploads them
+    // again if another character still draws them
     disposeTree(this.root);
   }
 }

@@ -14,9 +14,10 @@ import { GetUp, JointTrajectory, MotionFollower } from '@sinew/characters';
 import { ModelBuilder, State, forwardKinematics, type Model } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
-import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
+import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, SkinBinding } from '../sim/scene.js';
 import { CMU_WALK, humanoidModel, walkOnHumanoid, WALKER_COLORS } from './walker.js';
 import { Gun } from './gun.js';
+import { CESIUM_MAN, humanoidSkin } from './skins.js';
 import { LinkMark, addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const PLOTS: readonly PlotSpec[] = [
@@ -61,13 +62,16 @@ class DeathScene implements Scene {
   readonly subject = ['walker'];
   readonly pointerLabel = 'pushes';
   readonly plots = PLOTS;
-  readonly assets = [CMU_WALK];
+  readonly assets = [CMU_WALK, CESIUM_MAN];
+  /** The walker is CesiumMan's skin; its shapes are an overlay. */
+  readonly shapesShown = false;
   private fade = 0.8;
   private pose: DeathPose = 'crumple';
   private ctx!: SceneContext;
   private model!: Model;
   private trajectory!: JointTrajectory;
   private pairs: [number, number][] = [];
+  private skin!: SkinBinding;
   private world!: World;
   private walker!: Body;
   private follower!: MotionFollower;
@@ -111,6 +115,7 @@ class DeathScene implements Scene {
       this.model = humanoidModel({ dampingRate: 2 });
       this.trajectory = walkOnHumanoid(ctx, this.model).trajectory;
       this.pairs = overlappingPairs(this.model, this.trajectory);
+      this.skin = humanoidSkin(ctx, CESIUM_MAN, this.model, 1.8);
     }
     this.time = 0;
     this.deathTime = -1;
@@ -251,7 +256,8 @@ class DeathScene implements Scene {
   }
 
   sync(view: SceneView): void {
-    view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS });
+    view.skinnedMesh('walker', this.skin, this.model, this.walker.state);
+    view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS, overlay: true });
     this.balls.forEach((b, i) => view.articulation(`ball${i}`, b.model, b.state, { colors: [0xe4572e] }));
     const at = this.mark.at(this.time);
     if (at) view.marker('hit', at[0], at[1], at[2], 0.04, 0xff5470);

@@ -12,9 +12,10 @@ import { DEFAULT_MAX_TORQUES, DEFAULT_SETTLE_TIMES, MotionFollower, PdController
 import { forwardKinematics, massMatrix, State, type Model } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
-import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
+import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, SkinBinding } from '../sim/scene.js';
 import { CMU_WALK, Ghost, humanoidModel, rootPath, walkingCircle, walkOnHumanoid, WALKER_COLORS } from './walker.js';
 import { Gun } from './gun.js';
+import { humanoidSkin, ROBOT_EXPRESSIVE } from './skins.js';
 import { LinkMark, addRagdoll, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries } from './world-view.js';
 
 type Drive = 'constraint rows' | 'stable PD' | 'PD';
@@ -55,7 +56,9 @@ class FollowScene implements Scene {
   readonly camera = { position: [0.6, 4.6, 7.6], target: [0.2, 0.4, 0.5] } as const;
   readonly subject = ['walker'];
   readonly plots = PLOTS;
-  readonly assets = [CMU_WALK];
+  readonly assets = [CMU_WALK, ROBOT_EXPRESSIVE];
+  /** The walker is RobotExpressive's skin; its shapes are an overlay. */
+  readonly shapesShown = false;
   private drive: Drive = 'constraint rows';
   private rootMode: RootMode = 'assisted';
   private push = 150;
@@ -64,6 +67,7 @@ class FollowScene implements Scene {
   private model!: Model;
   private trajectory!: JointTrajectory;
   private pairs: [number, number][] = [];
+  private skin!: SkinBinding;
   private gains!: { kp: Float64Array; kd: Float64Array; max: Float64Array };
   private ghost!: Ghost;
   private path!: Float64Array;
@@ -110,6 +114,7 @@ class FollowScene implements Scene {
       this.gains = pdGains(this.model);
       this.ghost = new Ghost(this.model);
       this.path = rootPath(this.trajectory);
+      this.skin = humanoidSkin(ctx, ROBOT_EXPRESSIVE, this.model, 1.8);
     }
     this.time = 0;
     this.nextPush = FIRST_PUSH;
@@ -203,7 +208,8 @@ class FollowScene implements Scene {
 
   sync(view: SceneView): void {
     this.gun.draw(view, this.time);
-    view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS });
+    view.skinnedMesh('walker', this.skin, this.model, this.walker.state);
+    view.articulation('walker', this.model, this.walker.state, { colors: WALKER_COLORS, overlay: true });
     view.lines('path', this.path, this.path.length / 6, 0x4d6a86);
     // the target pose: hidden inside the body while it tracks, in the open when it is pushed off
     this.ghost.draw(view, 'target', this.trajectory, this.follower.time, 0xffe08a);

@@ -12,9 +12,9 @@ import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, SkinBinding } from '../sim/scene.js';
 import { Gun } from './gun.js';
+import { CESIUM_MAN } from './skins.js';
 import { LinkMark, applyImpulse, ContactCollector, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
-export const CESIUM_MAN = 'data/CesiumMan.glb';
 /** Seconds between throws when they are automatic. */
 const THROW_EVERY = 4;
 

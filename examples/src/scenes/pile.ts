@@ -8,9 +8,10 @@ import { World, type Body } from '@sinew/constraints';
 import { forwardKinematics, JointType, State, type Model, type ShapeDesc } from '@sinew/featherstone';
 import type { JointTrajectory } from '@sinew/characters';
 import { assertFinite } from '../sim/metrics.js';
-import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView } from '../sim/scene.js';
+import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, SkinBinding } from '../sim/scene.js';
 import { CMU_WALK, humanoidModel, walkOnHumanoid } from './walker.js';
 import { Gun } from './gun.js';
+import { CESIUM_MAN, humanoidSkin, ROBOT_EXPRESSIVE } from './skins.js';
 import { addRagdoll, ContactCollector, overlappingPairs, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const STEPS = 7, RISE = 0.2, TREAD = 0.36, WIDTH = 3.2;
@@ -63,7 +64,10 @@ class PileScene implements Scene {
   readonly camera = { position: [4.6, 3.6, 4.4], target: [0, 1.0, -1.4] } as const;
   readonly plots = PLOTS;
   /** The walk lends the ragdolls their poses (arms down, legs apart), the elbows and knees bent at random on top. */
-  readonly assets = [CMU_WALK];
+  readonly assets = [CMU_WALK, CESIUM_MAN, ROBOT_EXPRESSIVE];
+  /** The ragdolls are skinned (CesiumMan and RobotExpressive in turn); their shapes are an overlay. */
+  readonly shapesShown = false;
+  private skins: SkinBinding[] = [];
   private count = 4;
   /** The ragdolls, not the balls fired at them. */
   get subject(): readonly string[] {
@@ -100,6 +104,7 @@ class PileScene implements Scene {
       this.model = humanoidModel({ height: 1.75, mass: 70, dampingRate: 3 });
       this.walk = walkOnHumanoid(ctx, this.model).trajectory;
       this.overlaps = overlappingPairs(this.model, this.walk);
+      this.skins = [CESIUM_MAN, ROBOT_EXPRESSIVE].map((asset) => humanoidSkin(ctx, asset, this.model, 1.75));
     }
     const overlaps = this.overlaps;
     const pose = new State(this.model);
@@ -167,7 +172,8 @@ class PileScene implements Scene {
     this.shapes.forEach((s, k) => view.staticShape(`step${k}`, s, k % 2 === 0 ? 0x5b6475 : 0x535c6c));
     this.bodies.forEach((b, i) => {
       const c = PALETTE[i % PALETTE.length];
-      view.articulation(`ragdoll${i}`, this.model, b.state, { colors: [c, 0x3b4252, c, 0x2e3440] });
+      view.skinnedMesh(`ragdoll${i}`, this.skins[i % this.skins.length], this.model, b.state);
+      view.articulation(`ragdoll${i}`, this.model, b.state, { colors: [c, 0x3b4252, c, 0x2e3440], overlay: true });
     });
     this.contacts.draw(view, 'contacts', this.world, 0.002);
   }

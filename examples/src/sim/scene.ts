@@ -89,8 +89,25 @@ export interface SceneStats {
 export interface BodyStyle {
   /** Colours (0xRRGGBB) cycled over the links. */
   readonly colors?: readonly number[];
-  /** Opacity of the shapes (default 1), e.g. to show collision capsules inside a skinned mesh. */
+  /** Opacity of the shapes (default 1, 0.4 for an overlay), e.g. to show collision capsules inside a skinned mesh. */
   readonly opacity?: number;
+  /**
+   * The body's collision shapes over a skinned mesh that shows it (SceneView.skinnedMesh): drawn
+   * translucent and seen through the skin while the page's "show shapes" is on, and not at all
+   * (no skeleton either) while it is off.
+   */
+  readonly overlay?: boolean;
+}
+
+/**
+ * A bone of a retargeted skin (see scenes/skin-retarget.ts): the glTF node, the link it follows,
+ * and the transform that carries its rest pose in the file's scene onto the model's neutral pose
+ * (column-major 4x4, world coordinates): bone(t) = link(t) link(neutral)^-1 restToModel bone(rest).
+ */
+export interface SkinBone {
+  readonly node: number;
+  readonly link: number;
+  readonly restToModel: ArrayLike<number>;
 }
 
 /** A skinned mesh (glTF) whose bones follow the links of an articulated body. */
@@ -100,9 +117,11 @@ export interface SkinBinding {
   /**
    * glTF node index of the bone each link follows (-1: none). The link frames in the model's
    * neutral pose must be the bones' rest frames in the file's scene (as ragdollFromSkeleton makes
-   * them), times `scale`.
+   * them), times `scale`. Ignored when `bones` is given.
    */
-  readonly linkNodes: readonly number[];
+  readonly linkNodes?: readonly number[];
+  /** Every bone with its link and rest-to-model transform, for a skin retargeted onto a model built otherwise. */
+  readonly bones?: readonly SkinBone[];
   /** Metres per scene unit used when the skeleton was imported (default 1). */
   readonly scale?: number;
 }
@@ -189,6 +208,11 @@ export interface Scene {
   shoot?(ray: PointerRay): void;
   /** What a click does first in this scene when it has both: 'shoot' (default) or the scene's own 'pointer' action. */
   readonly click?: 'shoot' | 'pointer';
+  /**
+   * Whether the page's "show shapes" starts on when the scene is loaded (default true); false in
+   * scenes whose bodies are skinned meshes with their shapes as an overlay (BodyStyle.overlay).
+   */
+  readonly shapesShown?: boolean;
   /** What the scene's own pointer action is called on the page's click switch ('pushes', 'drags'). */
   readonly pointerLabel?: string;
   pointerMove?(ray: PointerRay): void;
