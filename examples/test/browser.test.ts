@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
 
   // the humanoid preset's links (walker.ts): forearms and hands, whose skin must hang where they do
   const ARM_LINKS = [4, 5, 7, 8];
-  it.each([['death', 1], ['follow', 1], ['pile', 4]] as const)('#%s draws %i skinned character(s) whose bones and vertices follow the simulated links at 0.2, 1 and 5 s; "show shapes" (off at first) overlays the shapes', async (scene, count) => {
+  it.each([['death', 1], ['getup', 1], ['follow', 1], ['pile', 4]] as const)('#%s draws %i skinned character(s) whose bones and vertices follow the simulated links at 0.2, 1 and 5 s; "show shapes" (off at first) overlays the shapes', async (scene, count) => {
     const t0 = performance.now();
     const { page, errors } = await open(scene);
     expect(await page.isChecked('#show-shapes')).toBe(false);

@@ -139,6 +139,18 @@ describe('the scenes of the examples issue, headless', () => {
     expect(down.rows[11].series['potential']).toBeLessThan(0.25 * standing);
   });
 
+  it('getup: the man dropped face down on the floor lies still, gets up and stands (GetUp)', () => {
+    const r = runDemo({ scene: 'getup', seconds: 10 });
+    const pe = r.rows.map((row) => row.series['potential']);
+    console.log(`[demo] getup, potential energy of the man each second: ${pe.map((e) => e.toFixed(0)).join(', ')} J`);
+    // lying at 2 s (the walking death scene's man: 110 J lying, 742 J walking), standing from 7 s on
+    expect(pe[1]).toBeLessThan(200);
+    for (let k = 6; k < r.rows.length; k++) expect(pe[k]).toBeGreaterThan(700);
+    for (const row of r.rows) { expect(row.maxPenetration).toBeLessThan(0.02); expect(row.maxLimitViolation).toBeLessThan(0.02); }
+    const man = r.final.bodies.find((b) => b.key === 'walker')!;
+    expect(man.links[0].position[1]).toBeGreaterThan(0.85);
+  });
+
   it('follow: pushed every 3.5 s, it is back on the clip within a second or two; stable PD and PD keep it walking too', () => {
     const rows = runDemo({ scene: 'follow', seconds: 5 });
     // pushes at 2 s: the error jumps, then by 4 to 5 s it is small again

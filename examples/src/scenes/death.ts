@@ -48,17 +48,37 @@ function ballModel(): Model {
   return b.build();
 }
 
+/** Copy of the get-up variant of the scene (#getup): the man starts on the floor instead of walking. */
+const GETUP_TEXT = {
+  title: 'Getting up',
+  summary: 'A man lies face down on the floor. Once he lies still he gets up, on hands and knees, then feet, and stands. Click him to fire a ball: he falls and gets up again, face up or face down as he lands.',
+  details: 'The humanoid preset, limp (a MotionFollower that has died: muscle tone at 5 %), is dropped face down. Once the World puts it to sleep, GetUp of @sinew/characters reads from the pelvis and thorax whether it lies face up or face down and drives its joints through key poses that start at its own pose (face down: hands and knees, hands and feet, rise; face up: sit up, tuck the feet, crouch, rise), with the contacts and a bounded assist at the pelvis (half the body weight) that fades out once it stands. It then stands, held by a bounded hand of god, until the next shot.',
+};
+
 class DeathScene implements Scene {
-  readonly name = 'death';
-  readonly title = 'Ragdoll death';
-  readonly summary =
-    'A man walks towards you; a ball knocks him over and he goes limp as he falls. Once he lies still he gets up again. Click him to fire a ball from where you look (he dies where it hits), or change how fast his muscles let go and replay with R.';
-  readonly details =
-    'The humanoid preset walks by following the CMU walk (joint drives solved with the contacts, the root held by a bounded hand of god). An 8 kg ball knocks it over and at the first touch it dies: the root is let go and the muscle tone fades to 5 % over the fade time while its muscles aim at the chosen pose; joint limits keep the fall human. Once the body lies still (asleep) it gets up through key poses, face down or face up as it lies, driven by its joints with the contacts and a bounded assist at the pelvis (GetUp), then stands with a bounded hand of god until the next shot.';
+  readonly name: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly details: string;
+  readonly camera: { readonly position: readonly [number, number, number]; readonly target: readonly [number, number, number] };
+  /** 'death' (#death: he walks until a ball kills him) or 'getup' (#getup: he starts on the floor). */
+  private readonly variant: 'death' | 'getup';
+
+  constructor(variant: 'death' | 'getup' = 'death') {
+    this.variant = variant;
+    this.name = variant;
+    const getup = variant === 'getup';
+    this.title = getup ? GETUP_TEXT.title : 'Ragdoll death';
+    this.summary = getup ? GETUP_TEXT.summary :
+      'A man walks towards you; a ball knocks him over and he goes limp as he falls. Once he lies still he gets up again. Click him to fire a ball from where you look (he dies where it hits), or change how fast his muscles let go and replay with R.';
+    this.details = getup ? GETUP_TEXT.details :
+      'The humanoid preset walks by following the CMU walk (joint drives solved with the contacts, the root held by a bounded hand of god). An 8 kg ball knocks it over and at the first touch it dies: the root is let go and the muscle tone fades to 5 % over the fade time while its muscles aim at the chosen pose; joint limits keep the fall human. Once the body lies still (asleep) it gets up through key poses, face down or face up as it lies, driven by its joints with the contacts and a bounded assist at the pelvis (GetUp), then stands with a bounded hand of god until the next shot.';
+    this.camera = getup ? { position: [2.4, 1.5, 3.0], target: [0, 0.5, 0] } : { position: [2.2, 1.6, 5.4], target: [0, 0.75, 1.9] };
+  }
+
   readonly hint = 'Click to fire a ball from the camera (aimed with World.castRay); with "pushes", a click shoves the body part under the pointer. Reset (R) replays with the fade time and aim set below.';
   readonly timeStep = 1 / 60;
   readonly usesSolver = true;
-  readonly camera = { position: [2.2, 1.6, 5.4], target: [0, 0.75, 1.9] } as const;
   readonly subject = ['walker'];
   readonly pointerLabel = 'pushes';
   readonly plots = PLOTS;
@@ -131,6 +151,15 @@ class DeathScene implements Scene {
     this.walker = addRagdoll(this.world, this.model, 'walker', this.pairs);
     this.follower = new MotionFollower(this.world, this.walker, { trajectory: this.trajectory, root: 'assisted' });
     this.gun = new Gun(this.world);
+    if (this.variant === 'getup') {
+      // on the floor from the start: face down (turned +90 degrees about x: his front, +z, faces
+      // down), dropped from a few centimetres, limp; no ball is thrown
+      const q = this.walker.state.q;
+      q[0] = 0; q[1] = 0.3; q[2] = 0;
+      q[3] = Math.SQRT1_2; q[4] = 0; q[5] = 0; q[6] = Math.SQRT1_2;
+      this.launched = true;
+      this.die('lying on the floor');
+    }
     forwardKinematics(this.model, this.walker.state);
   }
 
@@ -291,3 +320,6 @@ class DeathScene implements Scene {
 }
 
 export const death = (): Scene => new DeathScene();
+
+/** #getup: the death scene's man, starting on the floor, gets up (and again after each shot). */
+export const getUp = (): Scene => new DeathScene('getup');
