@@ -16,8 +16,11 @@ import { detMath } from '@sinew/featherstone';
 
 type Limits = NonNullable<Model['sphericalLimits'][number]>;
 
-/** Cone axes u (at ST_U) and v (at ST_V) perpendicular to the twist axis a (as JointLimits builds them), into ST. */
-function coneAxesInto(a: ArrayLike<number>): void {
+/**
+ * The cone axes u and v perpendicular to the twist axis a, as JointLimits builds them, into
+ * out[o..o+3) and out[o+3..o+6) (the swing-twist measure here and LimitGuard's rows both use them).
+ */
+export function coneAxesInto(a: ArrayLike<number>, out: Float64Array, o: number): void {
   let ux = 1 - a[0] * a[0], uy = -a[0] * a[1], uz = -a[0] * a[2];
   let n = detMath.hypot(ux, uy, uz);
   if (n < 1e-6) {
@@ -25,8 +28,8 @@ function coneAxesInto(a: ArrayLike<number>): void {
     n = detMath.hypot(ux, uy, uz);
   }
   ux /= n; uy /= n; uz /= n;
-  ST[ST_U] = ux; ST[ST_U + 1] = uy; ST[ST_U + 2] = uz;
-  ST[ST_V] = a[1] * uz - a[2] * uy; ST[ST_V + 1] = a[2] * ux - a[0] * uz; ST[ST_V + 2] = a[0] * uy - a[1] * ux;
+  out[o] = ux; out[o + 1] = uy; out[o + 2] = uz;
+  out[o + 3] = a[1] * uz - a[2] * uy; out[o + 4] = a[2] * ux - a[0] * uz; out[o + 5] = a[0] * uy - a[1] * ux;
 }
 
 /**
@@ -59,7 +62,7 @@ function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): void {
   if (sn > 1e-12) { ST[N] = (sg * sx) / sn; ST[N + 1] = (sg * sy) / sn; ST[N + 2] = (sg * sz) / sn; } else { ST[N] = 0; ST[N + 1] = 0; ST[N + 2] = 0; }
   let cone = Math.max(lim.swing[0], lim.swing[1]);
   if (sn > 1e-12) {
-    coneAxesInto(a);
+    coneAxesInto(a, ST, ST_U);
     const nu = ST[N] * ST[ST_U] + ST[N + 1] * ST[ST_U + 1] + ST[N + 2] * ST[ST_U + 2];
     const nv = ST[N] * ST[ST_V] + ST[N + 1] * ST[ST_V + 1] + ST[N + 2] * ST[ST_V + 2];
     cone = 1 / Math.sqrt(detMath.sq(nu / Math.max(lim.swing[0], 1e-9)) + detMath.sq(nv / Math.max(lim.swing[1], 1e-9)));

@@ -29,7 +29,7 @@
 import { JointType, type Model } from '@sinew/featherstone';
 import type { Body, ConstraintSource, StepContext, World } from '@sinew/constraints';
 import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
-import { sphericalExcess } from './joint-range.js';
+import { coneAxesInto, sphericalExcess } from './joint-range.js';
 import { detMath } from '@sinew/featherstone';
 
 /** Options of the SphericalLimitGuard: margin, swing-twist handling and which rows it adds. */
@@ -131,13 +131,9 @@ export class SphericalLimitGuard implements ConstraintSource {
     // d phi / dt = w . (R^T a - cot(theta) R^T m)
     const px = f[6] - cot * f[9], py = f[7] - cot * f[10], pz = f[8] - cot * f[11];
     const vo = m.vOffset[link], qd = body.state.qd;
-    // cone axes u, v (as JointLimits builds them)
-    let ux = 1 - a[0] * a[0], uy = -a[0] * a[1], uz = -a[0] * a[2];
-    let un = detMath.hypot(ux, uy, uz);
-    if (un < 1e-6) { ux = -a[2] * a[0]; uy = -a[2] * a[1]; uz = 1 - a[2] * a[2]; un = detMath.hypot(ux, uy, uz); }
-    ux /= un; uy /= un; uz /= un;
-    const vx = a[1] * uz - a[2] * uy, vy = a[2] * ux - a[0] * uz, vz = a[0] * uy - a[1] * ux;
-    const c = nx * ux + ny * uy + nz * uz, s = nx * vx + ny * vy + nz * vz;
+    // cone axes u, v (as JointLimits builds them) at f[18..24)
+    coneAxesInto(a, f, 18);
+    const c = nx * f[18] + ny * f[19] + nz * f[20], s = nx * f[21] + ny * f[22] + nz * f[23];
     const S1 = Math.max(s1, 1e-9), S2 = Math.max(s2, 1e-9);
     if (Math.abs(s1 - s2) > 1e-9) {
       const cone = 1 / Math.sqrt(detMath.sq(c / S1) + detMath.sq(s / S2));
