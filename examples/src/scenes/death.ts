@@ -192,32 +192,28 @@ class DeathScene implements Scene {
 
   private die(cause: string, impulse?: { link: number; point: [number, number, number]; impulse: [number, number, number] }): void {
     if (this.deathTime >= 0) return;
-    if (this.getUp) {
-      // shot while getting up: the get-up lets go and a standing follower dies as any other
-      this.getUp.remove();
-      this.getUp = null;
-      this.follower = this.standingFollower();
-    }
+    // shot while getting up: the get-up lets go and a standing follower dies as any other
+    if (this.getUp) this.stand();
     this.deathTime = this.time;
     this.asleepAt = -1;
     this.cause = cause;
     this.follower.die({ fromClip: false, fadeTime: this.fade, pose: this.pose, impulse });
   }
 
-  /** A follower that holds the walker's present pose, its root by a bounded assist (it stands where it is). */
-  private standingFollower(): MotionFollower {
+  /** The get-up lets go; a follower holds the walker's present pose, its root by a bounded assist (it stands where it is). */
+  private stand(): void {
+    this.getUp!.remove();
+    this.getUp = null;
     const q = this.walker.state.q;
     const hold = new JointTrajectory(this.model, [0, 1], [...q, ...q]);
-    return new MotionFollower(this.world, this.walker, { trajectory: hold, root: 'assisted' });
+    this.follower = new MotionFollower(this.world, this.walker, { trajectory: hold, root: 'assisted' });
   }
 
   /** The dead walker, asleep for REST_BEFORE_GETTING_UP, gets up; once up, it stands and can die again. */
   private lifeAfterDeath(dt: number): void {
     if (this.getUp) {
       if (!this.getUp.done) { this.getUp.update(dt); return; }
-      this.getUp.remove();
-      this.getUp = null;
-      this.follower = this.standingFollower();
+      this.stand();
       this.deathTime = -1;
       this.cause = '';
       this.standings++;
