@@ -65,7 +65,7 @@ export class Body {
   readonly momentumStart: Float64Array | null;
   /**
    * For a body with a momentum target: the world directions the current step's rows push it in,
-   * orthonormal (3 each), and their number, or -1 when the rows block it (World.rowDirections).
+   * orthonormal (3 each), and their number, or -1 when the rows block it (step/momentum.ts rowDirections).
    * @internal
    */
   readonly pushDirections: Float64Array | null;
@@ -74,12 +74,12 @@ export class Body {
   /**
    * A tree on one free root, link 0 (a character or a rigid body): nothing holds it to the world
    * but rows, so an island of such bodies with no row to the world keeps its momentum as a whole
-   * (World.conserveGroupMomenta).
+   * (step/momentum.ts conserveGroupMomenta).
    * @internal
    */
   readonly freeTree: boolean;
   /**
-   * At the start of the current pass (World.advance): the body's momentum (angular about its own
+   * At the start of the current pass (step/pass.ts advance): the body's momentum (angular about its own
    * centre of mass, then linear; world coordinates), the external wrench on it (gravity, applied
    * forces and root torques, about the same centre of mass; no row forces) and the centre of mass.
    * @internal
@@ -123,7 +123,7 @@ export class Body {
   /** @internal Island of the current step. */
   island = -1;
   /**
-   * The energy account (World.boundEnergy), in a typed array (a double written to a field may be
+   * The energy account (step/energy-account.ts boundEnergy), in a typed array (a double written to a field may be
    * boxed): [0] mechanical energy (kinetic + potential, J) at the start of the current pass, [1]
    * the credit: energy the body lost in earlier passes that may come back (at most its bound per
    * step; NaN until the first pass, which starts with the full bound), [2] the credit at the start of
@@ -133,11 +133,11 @@ export class Body {
    * @internal
    */
   readonly energy = new Float64Array(7).fill(NaN);
-  /** @internal The rigid motion with this body's momentum (World.boundEnergy's scratch, nv numbers). */
+  /** @internal The rigid motion with this body's momentum (step/energy-account.ts boundEnergy's scratch, nv numbers). */
   readonly rigidQd: Float64Array;
   /**
    * Whether the next step measures this body's island at its warm-start forces before it builds
-   * K (World.solveIsland): set after each solve of the island, when it took at most one sweep or
+   * K (step/solve.ts solveIsland): set after each solve of the island, when it took at most one sweep or
    * the warm forces held with room to spare. Saved with the world (World.saveState).
    * @internal
    */

@@ -10,7 +10,7 @@
  *   - the sleep timers: how long each body has rested (restTime) and whether it sleeps;
  *   - whether a body's island first checks its warm forces (Body.checkWarmStart): the forces
  *     then reached differ within the tolerance;
- *   - each body's energy credit (World.boundEnergy) and its ordering key (Body.key);
+ *   - each body's energy credit (step/energy-account.ts boundEnergy) and its ordering key (Body.key);
  *   - the simulated time.
  * Restoring only the States into a fresh world restarts the PGS cold and the timers at zero: the
  * continuation is physically the same but not bit-identical.

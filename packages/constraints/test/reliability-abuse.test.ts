@@ -318,8 +318,8 @@ describe('abuse that games produce', () => {
   // Once a known failure: over starts 1 nm apart the scene landed at -3.9 to -5.6 cm (16 starts: 5
   // below -5 cm): post-stabilisation corrected a hand's cone limit, 0.4 rad out, in one linearised
   // move that turned the whole tree, and a shin without a contact row went 5.5 cm into the ground.
-  // The tree's momentum and centre of mass kept through its flight (World.conserveGroupMomenta) and
-  // the kinetic energy such corrections add taken back (World.boundEnergy), it lands at about -2 to
+  // The tree's momentum and centre of mass kept through its flight (step/momentum.ts conserveGroupMomenta) and
+  // the kinetic energy such corrections add taken back (step/energy-account.ts boundEnergy), it lands at about -2 to
   // -3 cm.
   it('joints started far outside their limits: no point goes 5 cm into the ground, from 8 starts 1 nm apart', async () => {
     let deepest = 0;

@@ -195,3 +195,17 @@ export class RowBuffer {
     this.capacity = cap;
   }
 }
+
+/** Copies row j of a buffer over row k (k < j), for compaction. */
+export function copyRow(r: RowBuffer, j: number, k: number): void {
+  r.type[k] = r.type[j]; r.tag[k] = r.tag[j];
+  r.bodyA[k] = r.bodyA[j]; r.linkA[k] = r.linkA[j]; r.bodyB[k] = r.bodyB[j]; r.linkB[k] = r.linkB[j]; r.dof[k] = r.dof[j];
+  for (let e = 0; e < 3; e++) { r.pA[3 * k + e] = r.pA[3 * j + e]; r.pB[3 * k + e] = r.pB[3 * j + e]; r.dir[3 * k + e] = r.dir[3 * j + e]; }
+  r.lo[k] = r.lo[j]; r.hi[k] = r.hi[j];
+  // a friction row directly follows its normal row (same contact, kept or dropped together), so
+  // both moved by the same offset
+  const br = r.boundRow[j];
+  r.boundRow[k] = br >= 0 ? br - (j - k) : -1;
+  r.desired[k] = r.desired[j]; r.error[k] = r.error[j]; r.velocity[k] = r.velocity[j];
+  r.restitution[k] = r.restitution[j]; r.key[k] = r.key[j]; r.force[k] = r.force[j];
+}

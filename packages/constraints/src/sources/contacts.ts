@@ -80,7 +80,7 @@ export class ContactSource implements ConstraintSource {
    * its normal row in the step's row buffer, or -1 when it made no row (a sensor, both sides
    * asleep, a speculative contact too far to close): contact events and contactForces read the
    * forces the step gave each contact through it. Valid until the World drops rows of sleepers
-   * (World.dropSleepingRows renumbers rows; the World then clears it).
+   * (step/sleep.ts dropSleepingRows renumbers the rows and moves these with them).
    */
   normalRowOf = new Int32Array(64);
   private linkPoses: Float64Array[] = [];
@@ -169,10 +169,22 @@ export class ContactSource implements ConstraintSource {
     return n;
   }
 
+  /** Detection and rows: detectContacts, then contactRows (a World runs the two as separate stages). */
   addRows(rows: RowBuffer, ctx: StepContext): void {
-    const bodies = ctx.bodies;
+    this.detectContacts(ctx);
+    this.contactRows(rows, ctx);
+  }
+
+  /** Collision detection for a step of length ctx.h: speculative margins from the bodies' speeds, then the broad and narrow phases (count, the collision world's contacts). */
+  detectContacts(ctx: StepContext): void {
     this.setSpeculativeMargins(ctx);
-    const n = this.detect(bodies);
+    this.detect(ctx.bodies);
+  }
+
+  /** A normal row and friction rows for each contact of the last detection (detectContacts). */
+  contactRows(rows: RowBuffer, ctx: StepContext): void {
+    const bodies = ctx.bodies;
+    const n = this.count;
     const c = this.collision.contacts;
     const F = c.f64, I = c.i32;
     if (this.normalRowOf.length < n) this.normalRowOf = new Int32Array(2 * n);

@@ -1,0 +1,210 @@
+/**
+ * Stage 8 of a pass: the energy account. An island that no external work reached may not end a
+ * pass with more mechanical energy than it began with, beyond the energy it lost in earlier passes,
+ * up to its bound per step; an excess is taken from its kinetic energy (see boundEnergy).
+ */
+import { addRootVelocityWorld, energiesInto, forwardKinematics, freeRootCount, freeRootCurrentMomenta, restoreFreeRootMomenta, subtreeMass } from '@sinew/featherstone';
+import type { Body } from '../body.js';
+import { type RowBuffer, RowTag } from '../rows/row-buffer.js';
+import { type StepData, hasLoad, pointPinOf } from './step-data.js';
+
+/** Marks the bodies of pins whose targets moved since the last step: the energy account counts the pins' work as external. */
+export function markMovedPins(d: StepData): void {
+  if (d.pinWorked.length < d.bodies.length) d.pinWorked = new Uint8Array(2 * d.bodies.length);
+  d.pinWorked.fill(0);
+  for (const src of d.sources) {
+    const pin = pointPinOf(src);
+    if (!pin || !pin.targetMoved() || !src.enabled || !pin.enabled) continue;
+    d.pinWorked[pin.bodyA] = 1;
+    if (pin.target.body >= 0) d.pinWorked[pin.target.body] = 1;
+  }
+}
+
+/** The mechanical energy of every awake body at the pass's start (its kinematics are current), for boundEnergy. */
+export function startEnergy(d: StepData): void {
+  const bodies = d.bodies;
+  if (d.bodyWorked.length < bodies.length) d.bodyWorked = new Uint8Array(2 * bodies.length);
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
+    d.bodyWorked[bi] = 0;
+    if (b.sleeping) continue;
+    energiesInto(b.model, b.state, b.energy, 3);
+    b.energy[0] = b.energy[3] + b.energy[4];
+  }
+}
+
+/**
+ * The energy account of the pass, island by island: no energy from nowhere.
+ *
+ * A pass can raise an island's mechanical energy (kinetic + potential) with no work done on it:
+ * semi-implicit Euler in reduced coordinates (a humanoid tumbling off a stair with 900 J of
+ * kinetic energy gained 15.7 J in one 1/60 s step in flight, converging as O(h) with sub-steps:
+ * 5.1 J at 2, 1.3 J at 8), post-stabilisation lifting bodies out of an overlap (m g d of
+ * potential energy a pass, 2.7-6 J for a humanoid on stairs), friction rows PGS left unconverged
+ * pushing with the sliding (+1 J in a step on a slope), and each piece of a halved step making
+ * these errors again. The island's energy at the pass's end is compared with its energy at the
+ * start plus its credit, the energy it lost in earlier passes that may come back (semi-implicit
+ * Euler's energy oscillates: what a pass lost the next may regain), capped per body at its bound
+ *   B = m |g| (contactSlop + |g| h^2 / 2)
+ * (h the sub-step: the lift post-stabilisation may give within the slop, and the energy
+ * semi-implicit Euler's free fall loses in a step, m g^2 h^2 / 2, which the next may get back;
+ * 1.74 J for 75 kg at 60 Hz). An excess is taken from the island's kinetic energy (removeEnergy).
+ * So the island's energy rises at most by its bound in a step and never drifts above its lowest
+ * energy so far by more than it. Islands reached by external work in the pass are not accounted
+ * (their credit starts full): rows of drives, motors and other sources, pins whose targets the
+ * game moved (markMovedPins), joint torques or external forces on a body, impacts with
+ * restitution. Islands held by nothing keep their momenta instead (conserveGroupMomenta) and are
+ * not accounted either. A tree held to the world by a joint that no row touches is accounted as
+ * an island of its own under gravity (see below); other bodies without rows are left to their
+ * integrator: a rigid body's free flight is exact. When the kinetic energy is less than the
+ * excess (a body lifted out of a deep overlap), all of it goes and the rest of the rise stays.
+ */
+export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): void {
+  const bodies = d.byRank;
+  const g = d.gravity, gn = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  const hs = d.scalars[5];
+  const perKg = gn * (d.settings.contactSlop + 0.5 * gn * hs * hs);
+  // a tree held by a joint to the world that no row touches (a chain swinging free) is an island
+  // of its own here: semi-implicit Euler with the velocity-product terms taken at the step's start
+  // gains energy on a whipping chain (a 60-link chain: +24 J/s at 16 sub-steps). A free tree alone
+  // is a momentum group (conserveGroupMomenta) and is left out, as a rigid body in flight is (the
+  // exact world rule moves it)
+  let n = nIslands;
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
+    if (perKg > 0 && !b.sleeping && b.island < 0 && !b.rigid && !b.freeTree && !hasLoad(b) && !d.bodyWorked[b.index]) b.island = n++;
+  }
+  if (d.islandEnergy.length < 4 * n) d.islandEnergy = new Float64Array(8 * n);
+  if (d.islandWorked.length < n) d.islandWorked = new Uint8Array(2 * n);
+  const E = d.islandEnergy, worked = d.islandWorked;
+  E.fill(0, 0, 4 * n);
+  worked.fill(0, 0, n);
+  // rows that may do work: drives, motors, rows of other sources
+  for (let j = 0; j < rows.count; j++) {
+    const tag = rows.tag[j];
+    // (a pin holding still does no work; one the game moved marks its bodies, markMovedPins)
+    if (tag === RowTag.Contact || tag === RowTag.Friction || tag === RowTag.Limit || tag === RowTag.Pin) continue;
+    const isl = d.bodies[rows.bodyA[j]].island;
+    if (isl >= 0) worked[isl] = 1;
+  }
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
+    if (b.sleeping) continue;
+    const bound = perKg * b.energy[6];
+    const isl = b.island;
+    if (isl < 0) { b.energy[1] = bound; continue; }
+    // (an island held by nothing is a momentum group: not accounted, see advance)
+    if (d.bodyWorked[b.index] || d.pinWorked[b.index] || hasLoad(b) || (isl < nIslands && d.grounded[isl] === 0)) worked[isl] = 1;
+    if (!(b.energy[1] >= 0)) b.energy[1] = bound; // (NaN: the body's first pass)
+    forwardKinematics(b.model, b.state, true);
+    energiesInto(b.model, b.state, b.energy, 3);
+    const o = 4 * isl;
+    E[o] += b.energy[0];
+    E[o + 1] += b.energy[3] + b.energy[4];
+    E[o + 2] += b.energy[1];
+    E[o + 3] += bound;
+  }
+  for (let isl = 0; isl < n; isl++) {
+    const o = 4 * isl;
+    const rise = E[o + 1] - E[o];
+    let credit = 0; // (initialised: a variable that starts undefined boxes every double it is given)
+    if (worked[isl]) credit = E[o + 3];
+    else if (rise <= E[o + 2]) credit = Math.min(E[o + 3], E[o + 2] - rise);
+    else {
+      d.scalars[7] = rise - E[o + 2];
+      removeEnergy(d, isl);
+      credit = 0;
+    }
+    // the island's credit, shared by its bodies in proportion to their bounds
+    E[o + 2] = E[o + 3] > 0 ? credit / E[o + 3] : 0;
+  }
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
+    if (b.sleeping || b.island < 0) continue;
+    b.energy[1] = E[4 * b.island + 2] * perKg * b.energy[6];
+    if (b.island >= nIslands) b.island = -1; // (the account's own island: no rows)
+  }
+}
+
+/**
+ * Takes `excess` joules of kinetic energy from island isl (boundEnergy), by one factor s on every
+ * body's removable motion: a body nothing pushes from outside (its momentum kept whole by
+ * preserveMomenta) keeps its momentum, and only its motion relative to the rigid motion with that
+ * momentum is scaled (qd <- qd_r + s (qd - qd_r): the two are M-orthogonal, so its kinetic energy
+ * falls by (1 - s^2) of that motion's); any other body's velocities are scaled whole (qd <- s qd:
+ * a contact at rest stays at rest, a separating one separating). Kinematics with velocities
+ * of island isl's bodies must be current; they are again afterwards.
+ */
+function removeEnergy(d: StepData, isl: number): void {
+  // (the excess in scalars[7]: a double argument to a call that is not inlined is boxed)
+  const excess = d.scalars[7];
+  const bodies = d.byRank;
+  let removable = 0;
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
+    if (b.sleeping || b.island !== isl) continue;
+    let r = b.energy[3];
+    if (b.momentumTarget && b.pushCount === 0) {
+      const m = b.model, qd = b.state.qd, keep = b.scratch;
+      const roots = freeRootCount(m);
+      if (d.energyMomenta.length < 6 * roots) d.energyMomenta = new Float64Array(6 * roots);
+      freeRootCurrentMomenta(m, b.state, d.energyMomenta);
+      for (let k = 0; k < m.nv; k++) keep[k] = qd[k];
+      qd.fill(0);
+      restoreFreeRootMomenta(m, b.state, d.energyMomenta);
+      forwardKinematics(m, b.state, true);
+      energiesInto(m, b.state, b.energy, 4);
+      r = Math.max(0, r - b.energy[4]);
+      b.rigidQd.set(qd);
+      for (let k = 0; k < m.nv; k++) qd[k] = keep[k];
+    } else if (b.momentumTarget && b.pushCount > 0) {
+      // rows push it in pushCount world directions only (frictionless ground: vertically): its
+      // linear momentum along the others is no energy to take (taking it would make the body
+      // slow down sideways on ice), so that momentum is kept (rigidQd[0..2]) and its kinetic
+      // energy |P_free|^2 / 2M is not removable
+      freeMomentum(d, b, b.rigidQd);
+      const P = b.rigidQd, M = subtreeMass(b.model, 0);
+      r = Math.max(0, r - (P[0] * P[0] + P[1] * P[1] + P[2] * P[2]) / (2 * M));
+    }
+    b.energy[4] = r;
+    removable += r;
+  }
+  if (!(removable > 0)) return;
+  const s = Math.sqrt(Math.max(0, 1 - excess / removable));
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
+    if (b.sleeping || b.island !== isl) continue;
+    const qd = b.state.qd, n = b.model.nv;
+    if (b.momentumTarget && b.pushCount === 0) {
+      const r = b.rigidQd;
+      for (let k = 0; k < n; k++) qd[k] = r[k] + s * (qd[k] - r[k]);
+    } else for (let k = 0; k < n; k++) qd[k] *= s;
+    b.state.work.dynamicsValid = false;
+    forwardKinematics(b.model, b.state, true);
+    if (b.momentumTarget && b.pushCount > 0) {
+      // the free directions' momentum back, by a translation of the whole body
+      const P = b.rigidQd, now = d.dvScratch, M = subtreeMass(b.model, 0);
+      freeMomentum(d, b, now);
+      now[3] = (P[0] - now[0]) / M; now[4] = (P[1] - now[1]) / M; now[5] = (P[2] - now[2]) / M;
+      now[0] = 0; now[1] = 0; now[2] = 0;
+      addRootVelocityWorld(b.model, b.state, 0, now);
+      forwardKinematics(b.model, b.state, true);
+    }
+  }
+  d.scalars[6] += Math.min(excess, removable);
+}
+
+/**
+ * out[0..2] = the linear momentum of free tree b (kinematics with velocities current) less its
+ * components along the directions its rows push in (Body.pushDirections, pushCount of them).
+ */
+function freeMomentum(d: StepData, b: Body, out: Float64Array): void {
+  freeRootCurrentMomenta(b.model, b.state, d.momentumNow);
+  let x = d.momentumNow[3], y = d.momentumNow[4], z = d.momentumNow[5];
+  const D = b.pushDirections!;
+  for (let k = 0; k < b.pushCount; k++) {
+    const p = x * D[3 * k] + y * D[3 * k + 1] + z * D[3 * k + 2];
+    x -= p * D[3 * k]; y -= p * D[3 * k + 1]; z -= p * D[3 * k + 2];
+  }
+  out[0] = x; out[1] = y; out[2] = z;
+}

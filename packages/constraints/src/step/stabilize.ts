@@ -1,0 +1,126 @@
+/**
+ * Stage 6 of a pass: post-stabilisation of position drift (Cline thesis 3.4, eq. 3.7, in reduced
+ * coordinates).
+ */
+import { forwardKinematics, integratePositions } from '@sinew/featherstone';
+import type { Body } from '../body.js';
+import { isPrescribedRow } from '../kinematic.js';
+import { rowPositionInto, rowVelocityInto } from '../rows/measure.js';
+import { RowTag } from '../rows/row-buffer.js';
+import { sphericalLimitGapInto } from '../sources/joint-limits.js';
+import { awakeKinematics } from './kinematic-stage.js';
+import type { StepData } from './step-data.js';
+
+/** Body b's buffer in stabSaved (made when b is new at its index). */
+function stabSavedQ(d: StepData, b: Body): Float64Array {
+  let q = d.stabSaved[b.index];
+  if (q === undefined || q.length !== b.model.nq) q = d.stabSaved[b.index] = new Float64Array(b.model.nq);
+  return q;
+}
+
+/**
+ * Post-stabilisation (Cline thesis 3.4, eq. 3.7 in reduced coordinates): with the position errors
+ * g of pins, limits and contacts at the new positions, solve K lambda + g = g+ (g+ = 0 for pins,
+ * g+ >= 0 complementary to lambda >= 0 for unilateral rows) and move q by dq = M^-1 J^T lambda =
+ * sum_i lambda_i dqdd_i: the mass-weighted least change that removes the drift. The rows are the
+ * step's own; their errors at the new positions are exact for point rows and 1-dof joint rows
+ * (through the offsets kept at their creation) and first-order (g + h v) for the others.
+ * Velocities are left as they are (as in the thesis): the next step's velocity-level rows remove
+ * any approach the correction leaves.
+ */
+export function postStabilize(d: StepData, h: number, nIslands: number): void {
+  const st = d.stats;
+  const bodies = d.bodies;
+  const rows = d.rows;
+  if (d.rhs.length < rows.capacity) d.rhs = new Float64Array(rows.capacity);
+  if (d.gNew.length < rows.capacity) d.gNew = new Float64Array(rows.capacity);
+  if (d.stabForce.length < rows.capacity) d.stabForce = new Float64Array(rows.capacity);
+  if (d.stabRows.length < rows.capacity) d.stabRows = new Int32Array(rows.capacity);
+  const g = d.gNew;
+  for (let pass = 0; pass < d.settings.stabilizationPasses; pass++) {
+    const checked = pass === 0 && d.positionsChecked;
+    if (!checked) awakeKinematics(d, true);
+    let moved = false;
+    // island by island: an island whose rows all sit within their slop is left alone
+    for (let isl = 0; isl < nIslands; isl++) {
+      let worst = 0;
+      let n = 0;
+      for (let k = d.islandStart[isl]; k < d.islandStart[isl + 1]; k++) {
+        const j = d.islandRows[k];
+        const tag = rows.tag[j];
+        if (tag !== RowTag.Pin && tag !== RowTag.Limit && tag !== RowTag.Contact) {
+          // kinematic joints take part unmoved (the correction moves only simulated joints)
+          if (d.kinematicBodies > 0 && isPrescribedRow(rows, j)) { g[j] = 0; d.stabRows[n++] = j; }
+          continue;
+        }
+        const off = rows.offset[j];
+        if (off === off) {
+          if (checked && tag !== RowTag.Pin) g[j] = d.checkedPosition[j];
+          else rowPositionInto(rows, j, bodies, g, j);
+          g[j] += off;
+        }
+        else if (pass > 0) {
+          // after a correction the row's linear prediction (below) is stale and would correct
+          // the same error twice: a spherical stop by its exact gap, any other such row held
+          // where it stands
+          if (!(tag === RowTag.Limit && sphericalLimitGapInto(rows, j, bodies[rows.bodyA[j]], g, j))) g[j] = 0;
+        }
+        else { rowVelocityInto(rows, j, bodies, g, j); g[j] = rows.error[j] + h * g[j]; }
+        // contacts and limits may overlap by their slop without correction (they stay in touch
+        // from step to step); a correction aims at half the slop
+        const slop = tag === RowTag.Contact ? d.settings.contactSlop : tag === RowTag.Limit ? d.settings.limitSlop : 0;
+        const bad = tag === RowTag.Pin ? Math.abs(g[j]) : -g[j] - slop;
+        if (bad > worst) worst = bad;
+        g[j] += 0.5 * slop;
+        d.stabRows[n++] = j;
+      }
+      if (pass === 0) st.errorBefore = Math.max(st.errorBefore, worst);
+      if (worst <= d.settings.stabilizationTolerance || n === 0) {
+        if (pass === d.settings.stabilizationPasses - 1) st.errorAfter = Math.max(st.errorAfter, worst);
+        continue;
+      }
+      const solver = d.solver;
+      solver.setRows(rows, d.stabRows, n, bodies);
+      solver.dynamics(bodies);
+      solver.buildK(rows, bodies, d.settings.kMethod);
+      for (let c = 0; c < solver.m; c++) { const j = solver.rowAt(c); d.rhs[j] = g[j]; }
+      solver.setRhs(rows, d.rhs);
+      solver.solve(rows, d.stabOptions, false, d.stabForce);
+      solver.combine(bodies, 'dq');
+      for (let k = 0; k < solver.nBodies; k++) {
+        const b = bodies[solver.bodyList[k]];
+        if (pass > 0) stabSavedQ(d, b).set(b.state.q);
+        integratePositions(b.model, b.state.q, b.scratch, 1);
+        b.state.work.dynamicsValid = false;
+        forwardKinematics(b.model, b.state, true);
+      }
+      moved = true;
+      if (pass > 0 || pass === d.settings.stabilizationPasses - 1) {
+        let after = 0;
+        for (let c = 0; c < solver.m; c++) {
+          const j = solver.rowAt(c);
+          const tag = rows.tag[j];
+          const off = rows.offset[j];
+          // (rows measured exactly at their offsets, a spherical limit's stop by its exact gap;
+          // other rows by their measure before the correction)
+          let gj = g[j];
+          if (off === off) { rowPositionInto(rows, j, bodies, d.scalar, 0); gj = d.scalar[0] + off; }
+          else if (tag === RowTag.Limit && sphericalLimitGapInto(rows, j, bodies[rows.bodyA[j]], d.scalar, 0)) gj = d.scalar[0];
+          after = Math.max(after, tag === RowTag.Pin ? Math.abs(gj) : tag === RowTag.Contact ? -gj - d.settings.contactSlop : tag === RowTag.Limit ? -gj - d.settings.limitSlop : -gj);
+        }
+        if (pass > 0 && after > worst) {
+          // a further Newton step that leaves a larger error than it found (the geometry of the
+          // contacts turned under it) is undone
+          for (let k = 0; k < solver.nBodies; k++) {
+            const b = bodies[solver.bodyList[k]];
+            b.state.q.set(stabSavedQ(d, b));
+            forwardKinematics(b.model, b.state, true);
+          }
+          after = worst;
+        }
+        if (pass === d.settings.stabilizationPasses - 1) st.errorAfter = Math.max(st.errorAfter, after);
+      }
+    }
+    if (!moved) break;
+  }
+}
