@@ -33,7 +33,9 @@
  *   the pelvis upright, pitched toward the fall by the capture point's excess over the ankles' reach:
  *     bend = clamp(k_h (e - clamp(e, lo + margin, hi - margin)), -maxBend, maxBend)              (3)
  *   (e = (xi - r) . f, [lo, hi] the soles' extent along f): the trunk's quick rotation pushes the
- *   hips back and the ground's shear force slows the centre of mass.
+ *   hips back and the ground's shear force slows the centre of mass. Off by default (k_h = 0; see
+ *   BalanceOptions.hip): a bent trunk also carries the centre of mass toward the fall, and for this
+ *   preset the two cancel.
  *
  * - Support: the feet on the ground are those in the World's contact list with a static (from the
  *   last step); the soles are the bottom faces of the feet's boxes, r their middle.
@@ -68,7 +70,13 @@ export interface BalanceOptions {
    * (default 0.5), and the fraction of the sole's reach the centre of pressure may use (default 0.8).
    */
   ankle?: { gain?: number; maxLean?: number; settleTime?: number; soleFraction?: number };
-  /** Hip strategy (eq. 3): gain k_h, rad per metre (default 20), the margin inside the soles' edge where it starts, m (default 0.03), and the largest trunk bend, rad (default 0.6). */
+  /**
+   * Hip strategy's trunk bend (eq. 3): gain k_h, rad per metre, the margin inside the soles' edge
+   * where it starts, m (default 0.03), and the largest bend, rad (default 0.6). Default gain 0 (the
+   * pelvis is still held upright through the hips): with the preset's muscles and these pushes the
+   * bend did not widen the range of pushes survived (balance.test.ts: with k_h = 20, 16 N s from
+   * behind falls that k_h = 0 survives); it is there to be tuned per character.
+   */
   hip?: { gain?: number; margin?: number; maxBend?: number };
   /** Fallen when the soles-to-centre-of-mass line leans past this, rad (default 0.35, 20 degrees). */
   fallLean?: number;
@@ -122,12 +130,12 @@ export class Balance {
   readonly fallHeight: number;
   /**
    * Figures of the last update (world frame unless said): [0..2] centre of mass, [3..5] its
-   * velocity, [6, 7] capture point (x, z), [8, 9] reference point (x, z), [10, 11] capture point
-   * minus reference along the heading's forward and left axes, [12, 13] legs' lean target forward
-   * and left (rad), [14, 15] the hip strategy's trunk bend (rad), [16] soles-to-centre-of-mass lean
-   * (rad), [17] thorax tilt (rad), [18] pelvis height above the soles (m), [19] feet on the ground
-   * (bit 0 left, bit 1 right), [20..23] the support's extent from the reference: back, front,
-   * right, left (m, signed along forward and left).
+   * velocity, [6, 7] capture point (x, z), [8, 9] the soles' middle r (x, z), [10, 11] capture
+   * point minus r along the heading's forward and left axes, [12, 13] the lean's targets forward
+   * and left (rad), [14] the hip strategy's trunk bend (rad), [15] lean of the line from r to the
+   * centre of mass (rad), [16] thorax tilt (rad), [17] pelvis height above the soles (m), [18] feet
+   * on the ground (bit 0 left, bit 1 right), [19..22] the soles' extent from r: back, front, right,
+   * left (m, signed along forward and left).
    */
   readonly figures = new Float64Array(F.size);
   private _fallen = false;
@@ -187,7 +195,7 @@ export class Balance {
     this.ankleGain = num('ankle.gain', options.ankle?.gain, 1, 0);
     this.soleFraction = num('ankle.soleFraction', options.ankle?.soleFraction, 0.8, 0, 1);
     this.maxLean = num('ankle.maxLean', options.ankle?.maxLean, 0.25, 0, 1.5);
-    this.hipGain = num('hip.gain', options.hip?.gain, 20, 0);
+    this.hipGain = num('hip.gain', options.hip?.gain, 0, 0);
     this.hipMargin = num('hip.margin', options.hip?.margin, 0.03, 0);
     this.maxBend = num('hip.maxBend', options.hip?.maxBend, 0.6, 0, 1.5);
     this.fallLean = num('fallLean', options.fallLean, 0.35, 0, 1.5);
