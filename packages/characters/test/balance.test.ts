@@ -15,13 +15,15 @@
  * Pushes at the chest: a horizontal force at the thorax, 0.15 m above its joint (mid-chest), for
  * 0.1 s (6 steps), 1 s after the start; impulse J (N s) = force x 0.1 s. The largest impulse each
  * direction survives, measured with 1 N s steps from 10 N s (fallen or not within 6 s) with the
- * same setup: from behind (force forward) 16 N s, from the front (force backward) 21 N s, from the
+ * same setup: from behind (force forward) 15 N s, from the front (force backward) 21 N s, from the
  * left 16 N s, from the right 16 N s (the next size up falls in each). The tests push about 80 % of
- * that: 13, 17, 13 and 13 N s, which must recover within 3 s of the push's end: from then on to the end (6 s) the
+ * that: 12, 17, 13 and 13 N s, which must recover within 3 s of the push's end: from then on to the end (6 s) the
  * centre of mass stays within 3 cm of the middle of the soles (horizontally) and moves slower than
  * 0.05 m/s; and never `fallen`. A clearly larger push, 30 N s (twice the weakest direction's
  * largest), must fall: `fallen` is set, the follower has died (its muscle tone fades to its
  * residual, 0.05, within 1 s) and 2 s later the pelvis lies below half its standing height.
+ *
+ * Allocation: Balance.update measured as the World's step is (world-allocation.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { forwardKinematics, State } from '@sinew/featherstone';
@@ -31,6 +33,7 @@ import { characterFromJSON } from '../src/format/index.js';
 import { humanoid } from '../src/presets/index.js';
 import { Balance, JointTrajectory, MotionFollower, type BalanceOptions } from '../src/control/index.js';
 import { quatFromAxisAngle } from '../src/motion/quat.js';
+import { describeBatches, youngGenerationGrowth } from '../../featherstone/test/young-generation.js';
 
 const H = 1 / 60;
 const model = characterFromJSON(humanoid({ height: 1.75, mass: 70 })).model;
@@ -124,7 +127,7 @@ async function push(dx: number, dz: number, J: number, seconds = 6, options: Bal
 }
 
 const DIRECTIONS = [
-  { name: 'from behind', dx: 0, dz: 1, largest: 16, below: 13 },
+  { name: 'from behind', dx: 0, dz: 1, largest: 15, below: 12 },
   { name: 'from the front', dx: 0, dz: -1, largest: 21, below: 17 },
   { name: 'from the left', dx: -1, dz: 0, largest: 16, below: 13 },
   { name: 'from the right', dx: 1, dz: 0, largest: 16, below: 13 },
@@ -180,10 +183,10 @@ describe('Balance: pushes at the chest', () => {
 
   it('the hip strategy\'s trunk bend (eq. 3, hip.gain 20) stays 0 while the capture point is within the soles\' reach less the margin, and engages past it', async () => {
     // the soles' front edge is 0.133 m ahead of their middle (the preset's foot box), the margin 0.03 m
-    const within = await push(0, 1, 13, 6, { hip: { gain: 20 } });
+    const within = await push(0, 1, 12, 6, { hip: { gain: 20 } });
     const past = await push(0, 1, 16, 6, { hip: { gain: 20 } });
-    console.log(`[balance] hip.gain 20, push from behind: 13 N s: capture point at most ${within.maxCapture.toFixed(3)} m ahead, bend at most ${within.maxBend.toFixed(2)} rad, fallen ${within.fallen}; ` +
-      `16 N s: capture point at most ${past.maxCapture.toFixed(3)} m, bend at most ${past.maxBend.toFixed(2)} rad, fallen ${past.fallen} (with the default gain 0 it stands: the bend does not widen the range for this preset)`);
+    console.log(`[balance] hip.gain 20, push from behind: 12 N s: capture point at most ${within.maxCapture.toFixed(3)} m ahead, bend at most ${within.maxBend.toFixed(2)} rad, fallen ${within.fallen}; ` +
+      `16 N s: capture point at most ${past.maxCapture.toFixed(3)} m, bend at most ${past.maxBend.toFixed(2)} rad, fallen ${past.fallen}`);
     expect(within.maxCapture).toBeLessThan(0.133 - 0.03);
     expect(within.maxBend).toBe(0);
     expect(within.fallen).toBe(false);
@@ -227,5 +230,15 @@ describe('Balance: bad input is refused by name, and nothing is changed', () => 
     expect(() => b.update(0)).toThrow(/Balance\.update: dt 0 must be a positive number/);
     expect(() => b.update(Number.NaN)).toThrow(/Balance\.update: dt NaN/);
     expect(Array.from(body.state.q)).toEqual(Array.from(q));
+  });
+
+  it('update() allocates nothing (under 4 bytes a call)', () => {
+    const { w, body } = standing();
+    const balance = new Balance(w, body);
+    for (let i = 0; i < 30; i++) { balance.update(H); w.step(H); }
+    const m = youngGenerationGrowth(() => { balance.update(H); body.state.tau.fill(0); }, { warm: 4000, calls: 200, bound: 4, attempts: 60 });
+    console.log(`[allocation] Balance.update: ${m.perCall.toFixed(2)} B/call young-generation growth`);
+    expect(balance.feetOnGround).toBe(3);
+    expect(m.perCall, describeBatches(m)).toBeLessThan(4);
   });
 });

@@ -35,7 +35,7 @@
  *   (e = (xi - r) . f, [lo, hi] the soles' extent along f): the trunk's quick rotation pushes the
  *   hips back and the ground's shear force slows the centre of mass. Off by default (k_h = 0; see
  *   BalanceOptions.hip): a bent trunk also carries the centre of mass toward the fall, and for this
- *   preset the two cancel.
+ *   preset the two nearly cancel.
  *
  * - Support: the feet on the ground are those in the World's contact list with a static (from the
  *   last step); the soles are the bottom faces of the feet's boxes, r their middle.
@@ -48,11 +48,11 @@
  * Not here: stepping (a swing foot placed at the capture point, or SIMBICON's foot placement
  * feedback d (c - ankle) + v c'). A push that the ankles and hips cannot take is a fall.
  */
-import { centerOfMass, forwardKinematics, JointType, momentum, State, type Model } from '@sinew/featherstone';
+import { centerOfMass, forwardKinematics, JointType, State, type Model } from '@sinew/featherstone';
 import type { Body, World } from '@sinew/constraints';
 import { CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_I32_STRIDE, CONTACT_LINK_A, CONTACT_LINK_B } from '@sinew/constraints/internals';
 import { detMath } from '@sinew/featherstone';
-import { quatConjMultiply, quatFromAxisAngle, quatMultiply, quatNormalize } from '../motion/quat.js';
+import { quatConjMultiply } from '../motion/quat.js';
 import { JointTrajectory } from './joint-trajectory.js';
 import { DEFAULT_MAX_TORQUES, MotionFollower, type DeathOptions } from './motion-follower.js';
 import { groupValue, JOINT_GROUPS, type JointGroup, type PerGroup } from './joint-groups.js';
@@ -73,9 +73,10 @@ export interface BalanceOptions {
   /**
    * Hip strategy's trunk bend (eq. 3): gain k_h, rad per metre, the margin inside the soles' edge
    * where it starts, m (default 0.03), and the largest bend, rad (default 0.6). Default gain 0 (the
-   * pelvis is still held upright through the hips): with the preset's muscles and these pushes the
-   * bend did not widen the range of pushes survived (balance.test.ts: with k_h = 20, 16 N s from
-   * behind falls that k_h = 0 survives); it is there to be tuned per character.
+   * pelvis is still held upright through the hips): for the preset it hardly widens the pushes
+   * survived (at the chest over 0.1 s, 1 N s steps: 15, 22, 16, 16 N s from behind, the front, the
+   * left and the right with k_h = 20, against 15, 21, 16, 16 with 0); it is there to be tuned per
+   * character.
    */
   hip?: { gain?: number; margin?: number; maxBend?: number };
   /** Fallen when the soles-to-centre-of-mass line leans past this, rad (default 0.35, 20 degrees). */
@@ -99,7 +100,7 @@ const REQUIRED_JOINTS = ['hip_left', 'hip_right', 'knee_left', 'knee_right', 'an
 /** Indices into Balance.figures. */
 const enum F {
   comX, comY, comZ, velX, velY, velZ, captureX, captureZ, refX, refZ,
-  errorForward, errorLeft, leanForward, leanLeft, bend, bodyLean, thoraxTilt, pelvisHeight, feet,
+  errorForward, errorLeft, leanForward, leanLeft, bend, bodyLean, thoraxUp, pelvisHeight, feet,
   supportBack, supportFront, supportRight, supportLeft, size,
 }
 
@@ -133,12 +134,15 @@ export class Balance {
    * velocity, [6, 7] capture point (x, z), [8, 9] the soles' middle r (x, z), [10, 11] capture
    * point minus r along the heading's forward and left axes, [12, 13] the lean's targets forward
    * and left (rad), [14] the hip strategy's trunk bend (rad), [15] lean of the line from r to the
-   * centre of mass (rad), [16] thorax tilt (rad), [17] pelvis height above the soles (m), [18] feet
+   * centre of mass (its tangent: horizontal over vertical distance), [16] the thorax's up axis's
+   * vertical component (the cosine of its tilt), [17] pelvis height above the soles (m), [18] feet
    * on the ground (bit 0 left, bit 1 right), [19..22] the soles' extent from r: back, front, right,
    * left (m, signed along forward and left).
    */
   readonly figures = new Float64Array(F.size);
   private _fallen = false;
+  /** tan(fallLean) and cos(fallTilt) (the fall's tests without trigonometry in the step), and the ankles' torque bound (N m; read as a double: a small integer in a field would box the clamped torques). */
+  private readonly limits = new Float64Array(3);
   private readonly death: DeathOptions | null;
   private readonly targets: Float64Array;
   private readonly pelvis: number;
@@ -148,10 +152,9 @@ export class Balance {
   private readonly ankleQ: Int32Array;
   private readonly hipQ: Int32Array;
   private readonly ankleV: Int32Array;
-  /** The ankles' PD gains (eq. 2 halved: N m / rad, N m s / rad per ankle), torque bound (N m), and the standing centre of mass's height above them (m). */
+  /** The ankles' PD gains (eq. 2 halved: N m / rad, N m s / rad per ankle), and the standing centre of mass's height above them (m). */
   private readonly ankleKp: number;
   private readonly ankleKd: number;
-  private readonly ankleMax: number;
   private readonly comOverAnkles: number;
   /** Sole reach from the ankle per foot: heel, toe (along the foot's +Z) and half width (m). */
   private readonly reach = new Float64Array(6);
@@ -160,11 +163,11 @@ export class Balance {
   private readonly soleWorld = new Float64Array(16);
   private readonly mass: number;
   private readonly g: number;
-  /** Scratch: 0..5 momentum, 12.. quaternions. */
+  /** Scratch of the step: quaternions (12..31), half-angles and their inputs (20..47). */
   private readonly s = new Float64Array(48);
   private readonly com = new Float64Array(3);
-  /** The body's lean forward and left (rad), their rates (rad/s), and the heading's forward and left axes (x, z), the lean's targets forward and left. */
-  private readonly lean = new Float64Array(10);
+  /** The body's lean forward and left (rad), their rates (rad/s), and the heading's forward and left axes (x, z), the lean's targets forward and left, a foot's share of the weight. */
+  private readonly lean = new Float64Array(11);
 
   constructor(world: World, body: Body, options: BalanceOptions = {}) {
     const m = body.model;
@@ -201,6 +204,8 @@ export class Balance {
     this.fallLean = num('fallLean', options.fallLean, 0.35, 0, 1.5);
     this.fallTilt = num('fallTilt', options.fallTilt, 1.1, 0, Math.PI);
     this.fallHeight = num('fallHeight', options.fallHeight, 0.75, 0, 1);
+    this.limits[0] = detMath.tan(this.fallLean);
+    this.limits[1] = detMath.cos(this.fallTilt);
     const ankleSettle = num('ankle.settleTime', options.ankle?.settleTime, 0.5, 1e-3);
     const kneeFlex = num('kneeFlex', options.kneeFlex, 0.05, 0, 1.5);
     for (const g of JOINT_GROUPS) {
@@ -275,7 +280,7 @@ export class Balance {
     const zA = this.comOverAnkles, w = 3.889720169867429 / ankleSettle;
     this.ankleKp = 0.5 * (this.mass * zA * zA * w * w + this.mass * this.g * zA);
     this.ankleKd = this.mass * zA * zA * w;
-    this.ankleMax = groupValue(options.maxTorque, 'legs', DEFAULT_MAX_TORQUES);
+    this.limits[2] = groupValue(options.maxTorque, 'legs', DEFAULT_MAX_TORQUES);
     world.wake(body);
   }
 
@@ -309,9 +314,21 @@ export class Balance {
     const P = st.work.pose;
     centerOfMass(m, st, this.com);
     const cx = this.com[0], cy = this.com[1], cz = this.com[2];
-    momentum(m, st, s);
+    // its velocity: the mass-weighted velocities of the links' centres of mass, R (v + w x c) from
+    // the link velocities [w; v] (link coordinates) of the kinematics
+    const V = st.work.v, mc = m.com, mm = m.mass;
+    let px = 0, py = 0, pz = 0;
+    for (let i = 0; i < m.nLinks; i++) {
+      const vo = 6 * i, co = 3 * i, o = 12 * i;
+      const wx = V[vo], wy = V[vo + 1], wz = V[vo + 2], lx = mc[co], ly = mc[co + 1], lz = mc[co + 2];
+      const ux = V[vo + 3] + wy * lz - wz * ly, uy = V[vo + 4] + wz * lx - wx * lz, uz = V[vo + 5] + wx * ly - wy * lx;
+      const mi = mm[i];
+      px += mi * (P[o] * ux + P[o + 1] * uy + P[o + 2] * uz);
+      py += mi * (P[o + 3] * ux + P[o + 4] * uy + P[o + 5] * uz);
+      pz += mi * (P[o + 6] * ux + P[o + 7] * uy + P[o + 8] * uz);
+    }
     const inv = 1 / this.mass;
-    const vx = s[3] * inv, vy = s[4] * inv, vz = s[5] * inv;
+    const vx = px * inv, vy = py * inv, vz = pz * inv;
 
     // heading frame: the pelvis's forward axis (link +Z) along the floor
     const po = 12 * this.pelvis;
@@ -404,11 +421,19 @@ export class Balance {
     const T = this.targets, pose = this.pose;
     T.set(pose);
     for (let k = 0; k < 7; k++) T[k] = st.q[k];
-    const yaw = detMath.atan2(fx, fz);
+    // the heading's half-angle (cos, sin) from its forward axis, without trigonometry: s[40], s[41]
+    s[42] = fz; s[43] = fx;
+    halfAngle(s, 42, s, 40);
     // Q_shank_d = Ry(yaw) Rx(leanF) Rz(-leanL) (forward lean about the left axis, +X of the heading frame; to the left: about -Z)
-    orientation(yaw, leanF, -leanL, s, 12);
+    // half-angle (cos, sin) of the lean forward, the lean to the left (as a roll: -leanL), the bend, and of no roll
+    s[24] = leanF; s[25] = -leanL; s[26] = bend;
+    halfAngleOf(s, 24, s, 32);
+    halfAngleOf(s, 25, s, 34);
+    halfAngleOf(s, 26, s, 36);
+    s[38] = 1; s[39] = 0;
+    yawPitchRoll(s, 32, 34, s, 12);
     // Q_pelvis_d = Ry(yaw) Rx(bend)
-    orientation(yaw, bend, 0, s, 16);
+    yawPitchRoll(s, 36, 38, s, 16);
     for (let side = 0; side < 2; side++) {
       const foot = this.feet[side], aq = this.ankleQ[side], hq = this.hipQ[side];
       // hip: Q_pelvis_d^-1 Q_thigh_d, the thigh at its own forward pitch (SIMBICON's torso control
@@ -416,35 +441,42 @@ export class Balance {
       // pelvis are a four-bar: the hips lean it sideways, shifting the load between the feet)
       const to = 12 * this.thighs[side];
       const uf = P[to + 1] * fx + P[to + 7] * fz;
-      orientation(yaw, detMath.atan2(uf, P[to + 4]), -leanL, s, 24);
+      const un = Math.sqrt(uf * uf + P[to + 4] * P[to + 4]);
+      s[42] = P[to + 4] / un; s[43] = uf / un;
+      halfAngle(s, 42, s, 20);
+      yawPitchRoll(s, 20, 34, s, 24);
       quatConjMultiply(s, 16, s, 24, T, hq);
-      quatNormalize(T, hq);
+      unitQuat(T, hq);
       if (feet & (1 << side)) {
         // ankle: Q_shank_d^-1 Q_foot_d, the foot flat at its own heading
         const o = 12 * foot;
-        quatFromAxisAngle(0, 1, 0, detMath.atan2(P[o + 2], P[o + 8]), s, 28);
+        const hn = Math.sqrt(P[o + 2] * P[o + 2] + P[o + 8] * P[o + 8]);
+        s[42] = P[o + 8] / hn; s[43] = P[o + 2] / hn;
+        halfAngle(s, 42, s, 46);
+        s[28] = 0; s[29] = s[47]; s[30] = 0; s[31] = s[46];
         quatConjMultiply(s, 12, s, 28, T, aq);
-        quatNormalize(T, aq);
+        unitQuat(T, aq);
       }
       // on the ground: pitch and roll by the ankle strategy's torque (drive rows off), twist by its row; in the air: all three by the rows
       const on = (feet & (1 << side)) !== 0, v = this.ankleV[side], str = this.follower.strength;
       str[v] = on ? 0 : 1;
       str[v + 2] = on ? 0 : 1;
-      if (on) this.ankleTorque(side, feet === 3 ? (side === 0 ? shareLeft : 1 - shareLeft) : 1, this.lean);
+      L[10] = feet === 3 ? (side === 0 ? shareLeft : 1 - shareLeft) : 1;
+      if (on) this.ankleTorque(side, L);
     }
 
-    // fall: the soles-to-centre-of-mass lean, the thorax's tilt, the pelvis's height
+    // fall: the soles-to-centre-of-mass lean (as its tangent), the thorax's tilt (as the cosine), the pelvis's height
     const hx = cx - rx, hz = cz - rz;
-    const bodyLean = detMath.atan2(Math.sqrt(hx * hx + hz * hz), zc);
-    const tilt = detMath.acos(Math.min(1, Math.max(-1, P[12 * this.thorax + 4])));
+    const bodyLean = Math.sqrt(hx * hx + hz * hz) / zc;
+    const tilt = P[12 * this.thorax + 4];
     const pelvisHeight = P[po + 10] - soleY;
     Fg[F.comX] = cx; Fg[F.comY] = cy; Fg[F.comZ] = cz; Fg[F.velX] = vx; Fg[F.velY] = vy; Fg[F.velZ] = vz;
     Fg[F.captureX] = xix; Fg[F.captureZ] = xiz; Fg[F.refX] = rx; Fg[F.refZ] = rz;
     Fg[F.errorForward] = ef; Fg[F.errorLeft] = el; Fg[F.leanForward] = leanF; Fg[F.leanLeft] = leanL;
-    Fg[F.bend] = bend; Fg[F.bodyLean] = bodyLean; Fg[F.thoraxTilt] = tilt;
+    Fg[F.bend] = bend; Fg[F.bodyLean] = bodyLean; Fg[F.thoraxUp] = tilt;
     Fg[F.pelvisHeight] = pelvisHeight; Fg[F.feet] = feet;
     Fg[F.supportBack] = bMin; Fg[F.supportFront] = bMax; Fg[F.supportRight] = lMin; Fg[F.supportLeft] = lMax;
-    if (bodyLean > this.fallLean || tilt > this.fallTilt || pelvisHeight < this.fallHeight * this.standingHeight) {
+    if (bodyLean > this.limits[0] || tilt < this.limits[1] || pelvisHeight < this.fallHeight * this.standingHeight) {
       this._fallen = true;
       if (this.death) this.follower.die(this.death);
     }
@@ -458,10 +490,10 @@ export class Balance {
    * foot's frame (the foot takes the reaction), its pitch and roll bounded so that the centre of
    * pressure stays on the sole under the foot's share of the weight, and by the legs' muscles.
    * s[0..3]: lean forward and left (rad), their rates (rad/s); s[4..7] the heading's forward and
-   * left axes (x, z); s[8, 9] the lean's targets.
+   * left axes (x, z); s[8, 9] the lean's targets; s[10] the foot's share of the weight.
    */
-  private ankleTorque(side: number, share: number, s: Float64Array): void {
-    const st = this.body.state, P = st.work.pose, o = 12 * this.feet[side];
+  private ankleTorque(side: number, s: Float64Array): void {
+    const st = this.body.state, P = st.work.pose, o = 12 * this.feet[side], share = s[10];
     const kp = share * this.ankleKp * 2, kd = share * this.ankleKd * 2;
     const mF = kp * (s[8] - s[0]) - kd * s[2];
     const mL = kp * (s[9] - s[1]) - kd * s[3];
@@ -470,7 +502,7 @@ export class Balance {
     // into the foot's frame (R^T w, w horizontal)
     let tx = P[o] * wx + P[o + 6] * wz;
     let tz = P[o + 2] * wx + P[o + 8] * wz;
-    const load = share * this.mass * this.g, R = this.reach, max = this.ankleMax;
+    const load = share * this.mass * this.g, R = this.reach, max = this.limits[2];
     const cf = this.soleFraction, heel = cf * R[3 * side] * load, toe = cf * R[3 * side + 1] * load, edge = cf * R[3 * side + 2] * load;
     tx = tx < -heel ? -heel : tx > toe ? toe : tx;
     tz = tz < -edge ? -edge : tz > edge ? edge : tz;
@@ -488,11 +520,49 @@ export class Balance {
   }
 }
 
-/** out[o..o+3] = Ry(yaw) Rx(pitch) Rz(roll). */
-function orientation(yaw: number, pitch: number, roll: number, s: Float64Array, o: number): void {
-  quatFromAxisAngle(0, 1, 0, yaw, s, 32);
-  quatFromAxisAngle(1, 0, 0, pitch, s, 36);
-  quatMultiply(s, 32, s, 36, s, 40);
-  quatFromAxisAngle(0, 0, 1, roll, s, 36);
-  quatMultiply(s, 40, s, 36, s, o);
+/**
+ * Writes the half-angle (cos, sin) of the angle whose cosine and sine are a[i] and a[i + 1], with
+ * the sine's sign (cos(x/2) = sqrt((1 + cos x) / 2), |sin(x/2)| = sqrt((1 - cos x) / 2), x in (-pi, pi]).
+ */
+function halfAngle(a: Float64Array, i: number, out: Float64Array, o: number): void {
+  const c = a[i], sn = a[i + 1], h = 0.5 * (1 + c), k = 0.5 * (1 - c);
+  out[o] = Math.sqrt(h > 0 ? h : 0);
+  const v = Math.sqrt(k > 0 ? k : 0);
+  out[o + 1] = sn < 0 ? -v : v;
+}
+
+/**
+ * out[o..o+3] = Ry(yaw) Rx(pitch) Rz(roll) from half-angles: the yaw's (cos, sin) at a[40], a[41],
+ * the pitch's at a[ip], a[ip + 1], the roll's at a[ir], a[ir + 1] (read from arrays: the step
+ * passes no floating-point argument).
+ */
+function yawPitchRoll(a: Float64Array, ip: number, ir: number, out: Float64Array, o: number): void {
+  const cy = a[40], sy = a[41], cp = a[ip], sp = a[ip + 1], cr = a[ir], sr = a[ir + 1];
+  // Ry Rx = (cy sp, sy cp, -sy sp, cy cp), then times Rz = (0, 0, sr, cr)
+  const ax = cy * sp, ay = sy * cp, az = -sy * sp, aw = cy * cp;
+  out[o] = ax * cr + ay * sr;
+  out[o + 1] = ay * cr - ax * sr;
+  out[o + 2] = aw * sr + az * cr;
+  out[o + 3] = aw * cr - az * sr;
+}
+
+/**
+ * The half-angle (cos, sin) of the angle a[i] (|a[i]| <= 1.5 rad) into out[o], out[o + 1]: their
+ * Taylor series to x^10 and x^11 at x = a[i] / 2 (at |x| = 0.75 the first term left out is under
+ * 1e-9), then normalised: plain arithmetic, the same bits everywhere, and no number passed to a
+ * call in the step.
+ */
+function halfAngleOf(a: Float64Array, i: number, out: Float64Array, o: number): void {
+  const x = 0.5 * a[i], x2 = x * x;
+  const c = 1 - (x2 / 2) * (1 - (x2 / 12) * (1 - (x2 / 30) * (1 - (x2 / 56) * (1 - x2 / 90))));
+  const sn = x * (1 - (x2 / 6) * (1 - (x2 / 20) * (1 - (x2 / 42) * (1 - (x2 / 72) * (1 - x2 / 110)))));
+  const n = 1 / Math.sqrt(c * c + sn * sn);
+  out[o] = c * n;
+  out[o + 1] = sn * n;
+}
+
+/** Normalises the quaternion at q[o] in place (the product of unit quaternions, unit to rounding; returns nothing, so no number leaves the call). */
+function unitQuat(q: Float64Array, o: number): void {
+  const n = 1 / Math.sqrt(q[o] * q[o] + q[o + 1] * q[o + 1] + q[o + 2] * q[o + 2] + q[o + 3] * q[o + 3]);
+  q[o] *= n; q[o + 1] *= n; q[o + 2] *= n; q[o + 3] *= n;
 }
