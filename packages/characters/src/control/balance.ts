@@ -119,13 +119,16 @@ export class Balance {
   readonly pose: Float64Array;
   /** The pelvis's height when standing in `pose` with its soles on the floor, m above them. */
   readonly standingHeight: number;
+  /** The ankle strategy's gain k_a on the capture point's error (eq. 1). */
   readonly ankleGain: number;
   /** The fraction of each sole's reach (heel, toe, edge) the ankle torques may put the centre of pressure at. */
   readonly soleFraction: number;
+  /** The largest lean from the reference (rad), and the hip strategy's gain k_h (rad/m), margin (m) and largest bend (rad) (eqs. 1, 3). */
   readonly maxLean: number;
   readonly hipGain: number;
   readonly hipMargin: number;
   readonly maxBend: number;
+  /** The fall's thresholds: lean from the soles (rad), thorax tilt (rad), pelvis height (fraction of standing). */
   readonly fallLean: number;
   readonly fallTilt: number;
   readonly fallHeight: number;
