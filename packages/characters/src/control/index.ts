@@ -29,3 +29,5 @@ export { excludeOverlappingLinkPairs } from './self-collision.js';
 export { SphericalLimitGuard, ensureSphericalLimitGuard, type SphericalLimitGuardOptions } from './limit-guard.js';
 export { GetUp, lyingSide, FACE_DOWN_KEYS, FACE_UP_KEYS } from './get-up.js';
 export type { GetUpOptions, GetUpKey, LyingSide } from './get-up.js';
+export { Balance } from './balance.js';
+export type { BalanceOptions } from './balance.js';
