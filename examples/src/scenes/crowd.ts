@@ -23,10 +23,10 @@ import { LinkMark, addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, ove
 
 /** Walkers in the crowd. */
 export const CROWD_SIZE = 6;
-/** Gait cycles per circle (walkingCircle): a circle of about 1.7 m radius. */
-const LAPS = 8;
+/** Gait cycles per circle (walkingCircle): a circle of about 1.25 m radius, turning 60 degrees a cycle. */
+const LAPS = 6;
 /** Distance of each walker's circle centre from the turret (m). */
-const RING = 4.8;
+const RING = 3.4;
 /** The turret: a post at the origin; balls leave from MUZZLE_HEIGHT, MUZZLE_OUT metres towards the target. */
 const POST: ShapeDesc = { geometry: { type: 'box', halfExtents: [0.14, 0.7, 0.14] }, position: [0, 0.7, 0], friction: 0.6 };
 const MUZZLE_HEIGHT = 1.45, MUZZLE_OUT = 0.35;
@@ -99,7 +99,7 @@ export class CrowdScene implements Scene {
   readonly hint = 'Click to fire a ball from the camera (aimed with World.castRay); with "pushes", a click shoves the walker under the pointer.';
   readonly timeStep = 1 / 60;
   readonly usesSolver = true;
-  readonly camera = { position: [0, 7.5, 10.5], target: [0, 0.6, 0.4] } as const;
+  readonly camera = { position: [0, 8.5, 7.5], target: [0, 0.5, 0] } as const;
   readonly subject = Array.from({ length: CROWD_SIZE }, (_, i) => `walker${i}`);
   readonly pointerLabel = 'pushes';
   readonly plots = PLOTS;
