@@ -122,7 +122,8 @@ export class CrowdScene implements Scene {
   private turn = 0;
   /** Balls that have struck a walker already (a ball hits once). */
   private struck = new WeakSet<Body>();
-  private readonly scratch = new Map<Model, State>();
+  /** A state for poses of the clip (aiming). */
+  private aimState: State | null = null;
   private readonly contacts = new ContactCollector();
   /** The strikes of a step: per ball, its fastest first touch of a walker (a ball reaching an arm and the chest in one step strikes the chest). */
   private readonly strikes: { ball: Body; body: Body; link: number; speed: number; point: Vec3 }[] = [];
@@ -170,8 +171,9 @@ export class CrowdScene implements Scene {
       walk.transformRoot([0, 0, 0, 1], [home[0], 0, home[1]]);
       const start = c.startTime + ((0.37 * i) % 1) * c.duration;
       const follower = new MotionFollower(this.world, body, { trajectory: walk, root: 'assisted', startTime: start, assist: this.assist() });
-      const w: Walker = { index: i, key, body, walk, home, centre: Float64Array.from(home), lastHit: -Infinity, staggerFrom: -Infinity, mark: new LinkMark(), life: null! };
-      (w as { life: Mortal }).life = new Mortal(this.world, body, follower, () => this.walkOn(w), () => ({ pose: c.sampleQ(c.startTime) }));
+      // once up again, it walks on (the get-up ends in the walk's first pose)
+      const life = new Mortal(this.world, body, follower, () => this.walkOn(w), () => ({ pose: c.sampleQ(c.startTime) }));
+      const w: Walker = { index: i, key, body, life, walk, home, centre: Float64Array.from(home), lastHit: -Infinity, staggerFrom: -Infinity, mark: new LinkMark() };
       this.walkers.push(w);
       forwardKinematics(this.model, body.state);
     }
@@ -224,8 +226,7 @@ export class CrowdScene implements Scene {
 
   /** Where walker `w`'s thorax will be `ahead` seconds from now, going by its clip, 5 cm below (the belly). */
   private aimPoint(w: Walker, ahead: number): Vec3 {
-    let s = this.scratch.get(this.model);
-    if (!s) this.scratch.set(this.model, (s = new State(this.model)));
+    const s = (this.aimState ??= new State(this.model));
     w.walk.sampleQ(w.life.follower.time + ahead * w.life.follower.playbackRate, s.q);
     forwardKinematics(this.model, s, false);
     const o = 12 * this.model.linkIndex('thorax'), P = s.work.pose;
