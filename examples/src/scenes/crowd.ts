@@ -37,11 +37,11 @@ export const FIRST_SHOT = 1.5, SHOT_EVERY = 1.5, TURRET_SPEED = 11;
  * (the second shot kills), once only staggers. A walker down when its turn comes is passed over.
  */
 export const TURRET_TARGETS: readonly number[] = [0, 0, 1, 2, 2, 3, 4, 4, 5, 1, 1, 3];
-/** A ball striking at this relative speed (m/s) or faster kills (the camera's gun fires at 24 m/s). */
+/** A ball striking at this speed (m/s, its speed at the start of the step it strikes in) or faster kills (the camera's gun fires at 24 m/s). */
 export const LETHAL_SPEED = 16;
 /** A second hit within this many seconds of the first kills. */
 export const HIT_MEMORY = 4;
-/** Strikes slower than this (m/s: a ball rolling into a foot) are no hits. */
+/** Balls slower than this (m/s: rolling into a foot) strike no one. */
 const MIN_HIT_SPEED = 3;
 /** A hit's stagger: the muscle tone dips to HIT_TONE and recovers over HIT_RECOVER s; the clip slows to STAGGER_RATE and speeds up again over STAGGER_TIME s. */
 const HIT_TONE = 0.35, HIT_RECOVER = 1, STAGGER_RATE = 0.3, STAGGER_TIME = 1.2;
@@ -64,9 +64,10 @@ const PLOTS: readonly PlotSpec[] = [
 export interface CrowdEvent {
   readonly time: number;
   readonly walker: number;
-  /** 'shot': the turret fired at the walker; 'hit' / 'killed': a ball struck it (at `speed`, on `link`); 'up': it got up. */
+  /** 'shot': the turret fired at the walker; 'hit' / 'killed': a ball struck it (the ball at `speed`, on `link`, with `impulse`); 'up': it got up. */
   readonly kind: 'shot' | 'hit' | 'killed' | 'up';
   readonly speed?: number;
+  readonly impulse?: number;
   readonly link?: number;
 }
 
@@ -125,8 +126,10 @@ export class CrowdScene implements Scene {
   /** A state for poses of the clip (aiming). */
   private aimState: State | null = null;
   private readonly contacts = new ContactCollector();
-  /** The strikes of a step: per ball, its fastest first touch of a walker (a ball reaching an arm and the chest in one step strikes the chest). */
-  private readonly strikes: { ball: Body; body: Body; link: number; speed: number; point: Vec3 }[] = [];
+  /** Each ball's speed at the start of the step (m/s). */
+  private readonly ballSpeed = new Map<Body, number>();
+  /** The strikes of a step: per ball, the touch of a walker with the largest impulse (a ball reaching an arm and the chest in one step strikes the chest). */
+  private readonly strikes: { ball: Body; body: Body; link: number; speed: number; impulse: number; point: Vec3 }[] = [];
   private readonly onContact = (e: ContactEvent) => this.contact(e);
 
   get controls(): readonly SceneControl[] {
@@ -254,23 +257,28 @@ export class CrowdScene implements Scene {
     }
   }
 
-  /** A contact event: a ball touching a walker it has not struck yet is a strike (the fastest of the step counts). */
+  /**
+   * A contact event: a ball touching a walker it has not struck yet is a strike, at the ball's
+   * speed at the start of the step (the event's own speed is the surfaces' closing speed in the
+   * pass where they first touched, less than the ball's once a speculative contact has slowed it).
+   */
   private contact(e: ContactEvent): void {
-    if (e.type !== 'began' || e.speed < MIN_HIT_SPEED || !e.bodyA || !e.bodyB) return;
+    if (e.type !== 'began' || !e.bodyA || !e.bodyB) return;
     const ballA = this.gun.owns(e.bodyA), ballB = this.gun.owns(e.bodyB);
     if (ballA === ballB) return;
     const ball = ballA ? e.bodyA : e.bodyB, body = ballA ? e.bodyB : e.bodyA;
-    if (this.struck.has(ball) || !this.walkers.some((x) => x.body === body)) return;
+    const speed = this.ballSpeed.get(ball) ?? 0;
+    if (speed < MIN_HIT_SPEED || this.struck.has(ball) || !this.walkers.some((x) => x.body === body)) return;
     const link = ballA ? e.linkB : e.linkA;
     const known = this.strikes.find((x) => x.ball === ball);
-    if (known && known.speed >= e.speed) return;
-    const strike = { ball, body, link, speed: e.speed, point: [e.point[0], e.point[1], e.point[2]] as Vec3 };
+    if (known && known.impulse >= e.impulse) return;
+    const strike = { ball, body, link, speed, impulse: e.impulse, point: [e.point[0], e.point[1], e.point[2]] as Vec3 };
     if (known) Object.assign(known, strike);
     else this.strikes.push(strike);
   }
 
   /** After the step's contact events: each ball's strike hits (or kills) the walker it struck. */
-  private strike(ball: Body, body: Body, link: number, speed: number, point: Vec3): void {
+  private strike(ball: Body, body: Body, link: number, speed: number, impulse: number, point: Vec3): void {
     const w = this.walkers.find((x) => x.body === body)!;
     this.struck.add(ball);
     w.mark.set(w.body, link, point, this.time + 0.6);
@@ -279,11 +287,11 @@ export class CrowdScene implements Scene {
     if (lethal) {
       w.life.die(this.time, { fromClip: false, fadeTime: DEATH_FADE, pose: 'crumple' });
       w.life.follower.playbackRate = 1;
-      this.log.push({ time: this.time, walker: w.index, kind: 'killed', speed, link });
+      this.log.push({ time: this.time, walker: w.index, kind: 'killed', speed, impulse, link });
       return;
     }
     this.stagger(w, link, point, [0, 0, 0]);
-    this.log.push({ time: this.time, walker: w.index, kind: 'hit', speed, link });
+    this.log.push({ time: this.time, walker: w.index, kind: 'hit', speed, impulse, link });
   }
 
   /** A hit the walker survives: an impulse (if any), the follower's tone dip and recovery, and the clip slowed. */
@@ -322,12 +330,14 @@ export class CrowdScene implements Scene {
       if (w.life.follower.playbackRate !== rate) w.life.follower.playbackRate = rate;
       this.home(w, dt);
     }
+    this.ballSpeed.clear();
+    for (const b of this.gun.balls) this.ballSpeed.set(b, Math.hypot(b.state.qd[3], b.state.qd[4], b.state.qd[5]));
     this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);
     this.gun.afterStep(this.time, this.onContact);
-    for (const s of this.strikes) this.strike(s.ball, s.body, s.link, s.speed, s.point);
+    for (const s of this.strikes) this.strike(s.ball, s.body, s.link, s.speed, s.impulse, s.point);
     this.strikes.length = 0;
     for (const b of this.world.bodies) {
       assertFinite(this.name, this.time, b.state);

@@ -47,6 +47,11 @@ export class Gun {
     return this.shots.length;
   }
 
+  /** The bodies of the balls in flight. */
+  get balls(): Body[] {
+    return this.shots.map((s) => s.body);
+  }
+
   /** Whether a body is one of the gun's balls. */
   owns(body: Body | null): boolean {
     return body !== null && this.shots.some((s) => s.body === body);
