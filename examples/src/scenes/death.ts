@@ -10,7 +10,7 @@
  */
 import { World, type Body } from '@sinew/constraints';
 import { RowTag } from '@sinew/constraints/internals';
-import { GetUp, JointTrajectory, MotionFollower } from '@sinew/characters';
+import { JointTrajectory, MotionFollower } from '@sinew/characters';
 import { ModelBuilder, State, forwardKinematics, type Model } from '@sinew/featherstone';
 import { assertFinite } from '../sim/metrics.js';
 import { pick } from '../sim/pick.js';
@@ -18,6 +18,7 @@ import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStat
 import { CMU_WALK, humanoidModel, walkOnHumanoid, WALKER_COLORS } from './walker.js';
 import { Gun } from './gun.js';
 import { CESIUM_MAN, humanoidSkin } from './skins.js';
+import { Mortal } from './mortal.js';
 import { LinkMark, addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
 
 const PLOTS: readonly PlotSpec[] = [
@@ -33,8 +34,6 @@ const LAUNCH = 1.3, FLIGHT = 0.3;
 const SHOT = 60; // N s, a click
 /** Factor on a ball's angular velocity per 1/60 s step (about e^-5 per second). */
 const BALL_SPIN_DECAY = 0.92;
-/** Seconds the dead walker lies asleep before it gets up (when it does). */
-const REST_BEFORE_GETTING_UP = 1;
 
 type DeathPose = 'crumple' | 'clip' | 'hold' | 'relaxed';
 
@@ -94,19 +93,15 @@ class DeathScene implements Scene {
   private skin!: SkinBinding;
   private world!: World;
   private walker!: Body;
-  private follower!: MotionFollower;
+  /** The walker's follower, its death and its getting up. */
+  private life!: Mortal;
   private balls: Body[] = [];
   private ballModel = ballModel();
   private time = 0;
-  private deathTime = -1;
   private cause = '';
   private launched = false;
   /** Whether the dead walker gets up once it lies still. */
   private getsUp = true;
-  /** The get-up under way (null otherwise), when the walker fell asleep dead (-1: not asleep), and how many times it stood up. */
-  private getUp: GetUp | null = null;
-  private asleepAt = -1;
-  private standings = 0;
   /** A mark on the walker where it was hit, moving with the link. */
   private readonly mark = new LinkMark();
   private gun!: Gun;
@@ -138,18 +133,14 @@ class DeathScene implements Scene {
       this.skin = humanoidSkin(ctx, CESIUM_MAN, this.model, 1.8);
     }
     this.time = 0;
-    this.deathTime = -1;
     this.cause = '';
     this.launched = false;
-    this.getUp = null;
-    this.asleepAt = -1;
-    this.standings = 0;
     this.mark.clear();
     this.balls = [];
     this.world = new World({ solver: { maxIterations: ctx.settings.solverIterations, tolerance: 1e-8, sor: 1 } });
     this.world.addStatic({ geometry: { type: 'plane' }, friction: 0.9 }, 'floor');
     this.walker = addRagdoll(this.world, this.model, 'walker', this.pairs);
-    this.follower = new MotionFollower(this.world, this.walker, { trajectory: this.trajectory, root: 'assisted' });
+    this.life = new Mortal(this.world, this.walker, new MotionFollower(this.world, this.walker, { trajectory: this.trajectory, root: 'assisted' }), () => this.stand());
     this.gun = new Gun(this.world);
     if (this.variant === 'getup') {
       // on the floor from the start: face down (turned +90 degrees about x: his front, +z, faces
@@ -166,9 +157,9 @@ class DeathScene implements Scene {
   /** Where the walker's belly (just below the thorax) will be in `ahead` seconds (from the clip while it walks, else where it is). */
   private aimPoint(ahead: number): [number, number, number] {
     const thorax = this.model.linkIndex('thorax');
-    if (this.deathTime < 0) {
+    if (!this.life.dead) {
       const s = new State(this.model);
-      this.trajectory.sampleQ(this.follower.time + ahead, s.q);
+      this.trajectory.sampleQ(this.life.follower.time + ahead, s.q);
       forwardKinematics(this.model, s, false);
       const P = s.work.pose, o = 12 * thorax;
       return [P[o + 9] - 0.05 * P[o + 1], P[o + 10] - 0.05 * P[o + 4], P[o + 11] - 0.05 * P[o + 7]];
@@ -191,48 +182,23 @@ class DeathScene implements Scene {
   }
 
   private die(cause: string, impulse?: { link: number; point: [number, number, number]; impulse: [number, number, number] }): void {
-    if (this.deathTime >= 0) return;
-    // shot while getting up: the get-up lets go and a standing follower dies as any other
-    if (this.getUp) this.stand();
-    this.deathTime = this.time;
-    this.asleepAt = -1;
+    if (this.life.dead) return;
     this.cause = cause;
-    this.follower.die({ fromClip: false, fadeTime: this.fade, pose: this.pose, impulse });
+    this.life.die(this.time, { fromClip: false, fadeTime: this.fade, pose: this.pose, impulse });
   }
 
-  /** The get-up lets go; a follower holds the walker's present pose, its root by a bounded assist (it stands where it is). */
-  private stand(): void {
-    this.getUp!.remove();
-    this.getUp = null;
+  /** Once the walker got up: a follower holds its present pose, its root by a bounded assist (it stands where it is). */
+  private stand(): MotionFollower {
     const q = this.walker.state.q;
     const hold = new JointTrajectory(this.model, [0, 1], [...q, ...q]);
-    this.follower = new MotionFollower(this.world, this.walker, { trajectory: hold, root: 'assisted' });
-  }
-
-  /** The dead walker, asleep for REST_BEFORE_GETTING_UP, gets up; once up, it stands and can die again. */
-  private lifeAfterDeath(dt: number): void {
-    if (this.getUp) {
-      if (!this.getUp.done) { this.getUp.update(dt); return; }
-      this.stand();
-      this.deathTime = -1;
-      this.cause = '';
-      this.standings++;
-      return;
-    }
-    if (this.deathTime < 0 || !this.getsUp) return;
-    if (!this.walker.sleeping) { this.asleepAt = -1; return; }
-    if (this.asleepAt < 0) this.asleepAt = this.time;
-    if (this.time - this.asleepAt < REST_BEFORE_GETTING_UP) return;
-    this.follower.remove(); // the dead follower lets go of the body
-    this.getUp = new GetUp(this.world, this.walker);
-    this.getUp.update(dt);
+    return new MotionFollower(this.world, this.walker, { trajectory: hold, root: 'assisted' });
   }
 
   pointerDown(ray: PointerRay): boolean {
     const hit = pick([this.walker], ray);
     if (!hit) return false;
     const p: [number, number, number] = [SHOT * ray.direction[0], SHOT * ray.direction[1], SHOT * ray.direction[2]];
-    if (this.deathTime < 0) this.die(`shot in the ${this.model.linkNames[hit.link].replace(/_/g, ' ')}`, { link: hit.link, point: hit.point, impulse: p });
+    if (!this.life.dead) this.die(`shot in the ${this.model.linkNames[hit.link].replace(/_/g, ' ')}`, { link: hit.link, point: hit.point, impulse: p });
     else applyImpulse(this.world, this.walker, hit.link, hit.point, [0.5 * p[0], 0.5 * p[1], 0.5 * p[2]]);
     this.mark.set(this.walker, hit.link, hit.point, this.time + 0.6);
     return true;
@@ -244,14 +210,15 @@ class DeathScene implements Scene {
 
   step(dt: number): void {
     // the thrown ball is for a living walker: once it is dead (shot first), none comes
-    if (!this.launched && this.deathTime < 0 && this.time >= LAUNCH) {
+    if (!this.launched && !this.life.dead && this.time >= LAUNCH) {
       this.launched = true;
       this.throwBall(this.aimPoint(FLIGHT), FLIGHT);
     }
     // the balls do not roll: a free body spinning fast while it moves gains energy step by step
     // in featherstone's integrator (see examples/README.md), so their spin is damped away
     for (const b of this.balls) for (let k = 0; k < 3; k++) b.state.qd[k] *= BALL_SPIN_DECAY;
-    this.lifeAfterDeath(dt);
+    // the dead walker, asleep for a second, gets up; once up, it stands and can die again
+    if (this.life.update(this.time, dt, this.getsUp)) this.cause = '';
     this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
     const st = this.world.step(dt);
     this.time += dt;
@@ -261,7 +228,7 @@ class DeathScene implements Scene {
       assertFinite(this.name, this.time, b.state);
       forwardKinematics(b.model, b.state);
     }
-    if (this.deathTime < 0) {
+    if (!this.life.dead) {
       // a ball about to touch kills: the contact rows of the step reach a few centimetres ahead
       // (the collision margin), so the walker goes limp and its root free just before the impact
       const rows = this.world.rows, w = this.walker.index;
@@ -291,16 +258,17 @@ class DeathScene implements Scene {
   }
 
   info(): string[] {
-    if (this.getUp) return [this.gun.info(), `walker       getting up (${this.getUp.side === 'faceDown' ? 'face down' : 'face up'}, ${this.getUp.time.toFixed(2)} s)`];
-    if (this.deathTime < 0 && this.standings > 0) return [`walker       standing (got up ${this.standings === 1 ? 'once' : `${this.standings} times`})`, this.gun.info()];
-    if (this.deathTime < 0) return [`walker       alive, walking (clip ${this.follower.time.toFixed(2)} s)`, this.gun.info()];
-    return [this.gun.info(), `walker       dead at ${this.deathTime.toFixed(2)} s, ${this.cause}`, `             tone ${this.follower.currentTone.toFixed(2)}, fade ${this.fade.toFixed(2)} s, aim: ${this.pose}`];
+    const { getUp, standings, follower, deathTime } = this.life;
+    if (getUp) return [this.gun.info(), `walker       getting up (${getUp.side === 'faceDown' ? 'face down' : 'face up'}, ${getUp.time.toFixed(2)} s)`];
+    if (deathTime < 0 && standings > 0) return [`walker       standing (got up ${standings === 1 ? 'once' : `${standings} times`})`, this.gun.info()];
+    if (deathTime < 0) return [`walker       alive, walking (clip ${follower.time.toFixed(2)} s)`, this.gun.info()];
+    return [this.gun.info(), `walker       dead at ${deathTime.toFixed(2)} s, ${this.cause}`, `             tone ${follower.currentTone.toFixed(2)}, fade ${this.fade.toFixed(2)} s, aim: ${this.pose}`];
   }
 
   stats(): SceneStats {
     const e = worldEnergy(this.world);
     const st = this.world.stats;
-    const errors = this.follower.jointErrors();
+    const errors = this.life.follower.jointErrors();
     let sum = 0, n = 0;
     for (const [k, v] of Object.entries(errors)) if (!k.includes('.')) { sum += v; n++; }
     const walker = bodiesEnergy([this.walker]);
@@ -310,7 +278,7 @@ class DeathScene implements Scene {
       kineticEnergy: e.kinetic,
       maxPenetration: st.maxPenetration,
       maxLimitViolation: Math.max(0, e.limit),
-      series: { tone: this.follower.currentTone, kinetic: walker.kinetic, potential: walker.potential, 'tracking error': n ? sum / n : 0, ...solverSeries(this.world) },
+      series: { tone: this.life.follower.currentTone, kinetic: walker.kinetic, potential: walker.potential, 'tracking error': n ? sum / n : 0, ...solverSeries(this.world) },
     };
   }
 }

@@ -47,6 +47,11 @@ export class Gun {
     return this.shots.length;
   }
 
+  /** The bodies of the balls in flight. */
+  get balls(): Body[] {
+    return this.shots.map((s) => s.body);
+  }
+
   /** Whether a body is one of the gun's balls. */
   owns(body: Body | null): boolean {
     return body !== null && this.shots.some((s) => s.body === body);
@@ -62,16 +67,26 @@ export class Gun {
     const h = this.world.castRay(o, d, RANGE, { predicate: (body) => body < 0 || !this.isShot(body) }, this.hit);
     const target: Vec3 = h ? [h.point[0], h.point[1], h.point[2]] : [o[0] + RANGE * d[0], o[1] + RANGE * d[1], o[2] + RANGE * d[2]];
     const start: Vec3 = [o[0] + MUZZLE * d[0], o[1] + MUZZLE * d[1], o[2] + MUZZLE * d[2]];
-    // the parabola from start through target at the muzzle speed: v0 = (target - start) / T - g T / 2
+    this.fireAt(start, target, time, SHOT_SPEED, !!h && h.body >= 0);
+    return { point: target, body: h ? h.body : -1 };
+  }
+
+  /**
+   * Fires a ball from `start` on the parabola through `target`, covering the straight distance at
+   * `speed` (m/s); `hitBody` marks the aim line as aimed at a body. Returns the ball.
+   */
+  fireAt(start: Vec3, target: Vec3, time: number, speed = SHOT_SPEED, hitBody = true): Body {
+    if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`Gun.fireAt: speed must be a positive number of m/s, got ${speed}`);
+    // the parabola from start through target: v0 = (target - start) / T - g T / 2
     const dist = Math.hypot(target[0] - start[0], target[1] - start[1], target[2] - start[2]);
-    const T = Math.max(dist, 1e-3) / SHOT_SPEED;
+    const T = Math.max(dist, 1e-3) / speed;
     const g = this.world.gravity;
     const v: Vec3 = [0, 1, 2].map((k) => (target[k] - start[k]) / T - 0.5 * g[k] * T) as unknown as Vec3;
     const id = ++this.fired;
     const body = this.world.addBody(this.model, { name: `shot${id}`, position: start, linearVelocity: v });
     this.shots.push({ body, id, born: time });
-    this.aims.push({ from: start, to: target, until: time + 0.25, hitBody: !!h && h.body >= 0 });
-    return { point: target, body: h ? h.body : -1 };
+    this.aims.push({ from: [start[0], start[1], start[2]], to: [target[0], target[1], target[2]], until: time + 0.25, hitBody });
+    return body;
   }
 
   /**

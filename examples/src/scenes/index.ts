@@ -5,6 +5,7 @@
 import type { Scene, SceneFactory } from '../sim/scene.js';
 import { chain, longChain } from './chain.js';
 import { chainFloor } from './chain-floor.js';
+import { crowd } from './crowd.js';
 import { death, getUp } from './death.js';
 import { follow } from './follow.js';
 import { gltfRagdoll } from './gltf-ragdoll.js';
@@ -13,7 +14,7 @@ import { pile } from './pile.js';
 import { shootingRange } from './shooting-range.js';
 import { stabilization } from './stabilization.js';
 
-export const SCENES: readonly SceneFactory[] = [chain, longChain, chainFloor, death, getUp, follow, gltfRagdoll, pile, shootingRange, stabilization, limits];
+export const SCENES: readonly SceneFactory[] = [chain, longChain, chainFloor, death, getUp, crowd, follow, gltfRagdoll, pile, shootingRange, stabilization, limits];
 
 export const DEFAULT_SCENE = 'chain';
 

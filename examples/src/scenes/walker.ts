@@ -48,8 +48,8 @@ const qmul = (a: ArrayLike<number>, b: ArrayLike<number>): Q => [
   a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
 ];
 const yawQ = (psi: number): Q => [0, Math.sin(psi / 2), 0, Math.cos(psi / 2)];
-/** Heading of a rotation: the angle about +Y of its forward (+Z) axis. */
-function yawOf(q: ArrayLike<number>): number {
+/** Heading of a rotation (a quaternion [x, y, z, w]): the angle about +Y of its forward (+Z) axis. */
+export function yawOf(q: ArrayLike<number>): number {
   const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
   const fx = 2 * (x * z + w * y), fz = 1 - 2 * (x * x + y * y);
   return Math.atan2(fx, fz);
