@@ -31,6 +31,7 @@ import { JointType, detMath, type Model } from '@sinew/featherstone';
 import type { Body, LinkRef } from '@sinew/constraints';
 import type { MotionFollower } from './motion-follower.js';
 import { JOINT_GROUPS, type JointGroup } from './joint-groups.js';
+import { TrajectorySampler } from './joint-trajectory.js';
 import { quatConjMultiply, quatMultiply, quatNormalize, quatRotate, quatRotateInverse, quatToRotationVector } from '../motion/quat.js';
 
 /** Options of an AnimationBlend: the starting weights and the time over which a joint reaching w = 0 settles onto the clip. */
@@ -66,6 +67,9 @@ export class AnimationBlend {
   private readonly qdc: Float64Array;
   private readonly target: Float64Array;
   private readonly s = new Float64Array(16);
+  /** The clip's sampler (its time in a typed array: sampling allocates nothing) and the update's numbers: [0] dt, [1] the playback rate. */
+  private readonly sampler: TrajectorySampler;
+  private readonly clock = new Float64Array(2);
 
   constructor(follower: MotionFollower, options: AnimationBlendOptions = {}) {
     this.follower = follower;
@@ -82,6 +86,7 @@ export class AnimationBlend {
     this.qc = new Float64Array(m.nq);
     this.qdc = new Float64Array(m.nv);
     this.target = new Float64Array(m.nq);
+    this.sampler = new TrajectorySampler(follower.trajectory);
     const all = checkWeight('constructor', 'weight', options.weight ?? 0);
     this.weights.fill(all);
     if (options.groups) {
@@ -147,9 +152,11 @@ export class AnimationBlend {
    */
   update(dt: number): void {
     if (!(dt > 0 && Number.isFinite(dt))) throw new RangeError(`AnimationBlend.update: dt must be finite and > 0, got ${dt}`);
-    const m = this.model, f = this.follower, w = this.weights, body = this.body;
+    const m = this.model, f = this.follower, w = this.weights, body = this.body, c = this.clock, T = this.sampler.time;
     let changed = false, any = false;
-    const t = f.time, r = f.playbackRate;
+    c[0] = dt;
+    c[1] = f.playbackRate;
+    T[0] = f.time;
     let sampled = false;
     for (let i = 0; i < m.nLinks; i++) {
       const g = this.goal[i];
@@ -159,7 +166,7 @@ export class AnimationBlend {
       }
       const kinematic = w[i] === 0 ? 1 : 0;
       if (kinematic && !this.kin[i]) {
-        if (!sampled) { this.sampleClip(t, r); sampled = true; }
+        if (!sampled) { this.sampleClip(); sampled = true; }
         this.captureOffset(i);
         this.age[i] = 0;
       }
@@ -175,22 +182,23 @@ export class AnimationBlend {
       body.setKinematicLinks(links);
     }
     if (!any) return;
-    this.sampleClip(t + dt * r, r);
+    T[0] += c[0] * c[1];
+    this.sampleClip();
     const q = this.target, qc = this.qc;
     q.set(body.state.q);
     for (let i = 0; i < m.nLinks; i++) {
       if (!this.kin[i]) continue;
-      this.age[i] += dt;
-      this.offsetTarget(i, this.age[i], qc, q);
+      this.age[i] += c[0];
+      this.offsetTarget(i, qc, q);
     }
     body.setNextKinematicJoints(q);
   }
 
-  /** The clip's q and qd (times the playback rate) at clip time t into qc, qdc. */
-  private sampleClip(t: number, r: number): void {
-    const traj = this.follower.trajectory, wrap = this.follower.wrap;
-    traj.sampleQ(t, this.qc, wrap);
-    traj.sampleQd(t, this.qdc, wrap);
+  /** The clip's q and qd (times the playback rate clock[1]) at the sampler's time into qc, qdc. */
+  private sampleClip(): void {
+    const sp = this.sampler, wrap = this.follower.wrap, r = this.clock[1];
+    sp.sampleQ(this.qc, wrap);
+    sp.sampleQd(this.qdc, wrap);
     for (let d = 0; d < this.qdc.length; d++) this.qdc[d] *= r;
   }
 
@@ -222,9 +230,9 @@ export class AnimationBlend {
     }
   }
 
-  /** Link i's entries of `out`: the clip's pose qc plus the offset tau seconds after it became kinematic. */
-  private offsetTarget(i: number, tau: number, qc: Float64Array, out: Float64Array): void {
-    const m = this.model, qo = m.qOffset[i], vo = m.vOffset[i], T = this.blendTime, s = this.s;
+  /** Link i's entries of `out`: the clip's pose qc plus the offset tau = age[i] seconds after it became kinematic. */
+  private offsetTarget(i: number, qc: Float64Array, out: Float64Array): void {
+    const tau = this.age[i], m = this.model, qo = m.qOffset[i], vo = m.vOffset[i], T = this.blendTime, s = this.s;
     const type = m.jointType[i];
     for (let k = qo; k < qo + m.jointNq[i]; k++) out[k] = qc[k];
     if (!(tau < T)) return;
@@ -267,12 +275,20 @@ function rotationOffset(q: ArrayLike<number>, qo: number, qd: ArrayLike<number>,
   de0[vo + 2] = vz + 0.5 * cz + c * ccz;
 }
 
-/** out[oo..oo+3] = exp(v / 2) for the rotation vector v[vo..vo+2]. */
+/** out[oo..oo+3] = exp(v / 2) for the rotation vector v[vo..vo+2] (sine and cosine through detMath.io: nothing boxed). */
 function expQuat(v: ArrayLike<number>, vo: number, out: Float64Array, oo: number): void {
-  const x = v[vo], y = v[vo + 1], z = v[vo + 2];
+  const x = v[vo], y = v[vo + 1], z = v[vo + 2], io = detMath.io;
   const th = Math.sqrt(x * x + y * y + z * z), h = 0.5 * th;
-  const k = th < 1e-8 ? 0.5 - (th * th) / 48 : detMath.sin(h) / th;
-  out[oo] = k * x; out[oo + 1] = k * y; out[oo + 2] = k * z; out[oo + 3] = detMath.cos(h);
+  let k: number;
+  if (th < 1e-8) k = 0.5 - (th * th) / 48;
+  else {
+    io[0] = h;
+    detMath.sinIO();
+    k = io[0] / th;
+  }
+  io[0] = h;
+  detMath.cosIO();
+  out[oo] = k * x; out[oo + 1] = k * y; out[oo + 2] = k * z; out[oo + 3] = io[0];
 }
 
 function checkWeight(fn: string, what: string, w: number): number {

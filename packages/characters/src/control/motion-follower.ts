@@ -30,7 +30,7 @@ import type { RowBuffer } from '@sinew/constraints/internals';
 import type { MotionClip, WrapMode } from '../motion/clip.js';
 import type { Retargeter } from '../motion/retarget.js';
 import { applyImpulse, impulseAsForce } from './impulse.js';
-import { JointTrajectory } from './joint-trajectory.js';
+import { JointTrajectory, TrajectorySampler } from './joint-trajectory.js';
 import { ArmReflex } from './arm-reflex.js';
 import { InverseDynamicsFeedForward } from './feed-forward.js';
 import { bodyForward, crumplePose, DEATH_TONE, fallDirection, type CrumpleOptions, type ToneStage } from './crumple.js';
@@ -38,7 +38,7 @@ import { groupValue, JOINT_GROUPS, jointGroups, type JointGroup, type PerGroup }
 import { projectIntoLimits } from './joint-range.js';
 import { ensureSphericalLimitGuard } from './limit-guard.js';
 import { MuscleTone } from './muscle-tone.js';
-import { quatSlerp } from '../motion/quat.js';
+import { quatSlerpAt, SLERP_F } from '../motion/quat.js';
 import { detMath } from '@sinew/featherstone';
 
 /** How a MotionFollower drives the root: 'kinematic' (follows the clip's root path), 'assisted' (bounded virtual force and torque) or 'free' (not driven). */
@@ -198,8 +198,15 @@ export class MotionFollower implements ConstraintSource {
   private rate: number;
   wrap: WrapMode;
   feedforward: 'clip' | 'none';
-  /** Tone of the last step. */
-  currentTone = 1;
+  /**
+   * The step's numbers, in a typed array (a double passed to a call the engine does not inline,
+   * or written to an object's field, may be boxed: a heap allocation per step): [0] the clip time
+   * of the targets, [1] the World time, [2] the step length, [3] the tone of the last step,
+   * [4] the progress of a crumpling death's blend.
+   */
+  private readonly clock = new Float64Array(5);
+  /** The clip's sampler of the step (its time in a typed array, so that sampling allocates nothing). */
+  private readonly sampler: TrajectorySampler;
   private _root: RootMode = 'kinematic';
   private assistForce: number;
   private assistTorque: number;
@@ -238,6 +245,8 @@ export class MotionFollower implements ConstraintSource {
       throw new RangeError('MotionFollower: give a trajectory, or a clip and its retargeter');
     }
     this.wrap = options.wrap ?? this.trajectory.wrap;
+    this.sampler = new TrajectorySampler(this.trajectory);
+    this.clock[3] = 1;
     this.clipTime = options.startTime ?? this.trajectory.startTime;
     this.syncTime = world.time;
     this.rate = options.playbackRate ?? 1;
@@ -272,6 +281,11 @@ export class MotionFollower implements ConstraintSource {
     if (options.initialize !== false) this.resetToClip();
     world.addConstraint(this);
     if (options.limitGuard !== false) ensureSphericalLimitGuard(world);
+  }
+
+  /** Tone of the last step. */
+  get currentTone(): number {
+    return this.clock[3];
   }
 
   /** Clip time of the body's current state (the World's time mapped through the playback rate). */
@@ -336,9 +350,10 @@ export class MotionFollower implements ConstraintSource {
     this.world.removeConstraint(this);
   }
 
-  /** The targets for clip time t (q, qd, qdd) written into the drive, and the torque limits for the tone. */
-  private writeTargets(t: number, worldTime: number, h: number): void {
-    const d = this.drive, traj = this.trajectory, r = this.playbackRate;
+  /** The targets for clip time t = clock[0] (q, qd, qdd) written into the drive, and the torque limits for the tone (World time clock[1], step clock[2]). */
+  private writeTargets(): void {
+    const c = this.clock, t = c[0], worldTime = c[1], h = c[2];
+    const d = this.drive, traj = this.trajectory, r = this.rate, sp = this.sampler;
     if (worldTime >= this.holdAt && !this.heldQ) this.heldQ = traj.sampleQ(t, new Float64Array(this.model.nq), this.wrap);
     if (this.blendQ && worldTime >= this.blendFrom + this.blendTime) {
       this.heldQ = this.blendQ;
@@ -350,17 +365,19 @@ export class MotionFollower implements ConstraintSource {
       d.targetQd.fill(0);
       d.targetQdd.fill(0);
     } else if (this.blendQ) {
-      this.blendTargets(t, (worldTime - this.blendFrom) / this.blendTime);
+      c[4] = (worldTime - this.blendFrom) / this.blendTime;
+      this.blendTargets();
     } else if (this.heldQ) {
       d.targetQ.set(this.heldQ);
       d.targetQd.fill(0);
       d.targetQdd.fill(0);
     } else {
-      traj.sampleQ(t, d.targetQ, this.wrap);
-      traj.sampleQd(t, d.targetQd, this.wrap);
+      sp.time[0] = t;
+      sp.sampleQ(d.targetQ, this.wrap);
+      sp.sampleQd(d.targetQd, this.wrap);
       for (let k = 0; k < d.targetQd.length; k++) d.targetQd[k] *= r;
       if (this.feedforward === 'clip' && r !== 0) {
-        traj.sampleQdd(t, d.targetQdd, this.wrap);
+        sp.sampleQdd(d.targetQdd, this.wrap);
         for (let k = 0; k < d.targetQdd.length; k++) d.targetQdd[k] *= r * r;
       } else d.targetQdd.fill(0);
     }
@@ -377,7 +394,7 @@ export class MotionFollower implements ConstraintSource {
       }
     }
     const tone = this.tone.at(worldTime);
-    this.currentTone = tone;
+    c[3] = tone;
     const m = this.model, v0 = m.jointType[0] === JointType.free ? 6 : 0;
     const gf = this.groupFactor;
     for (let g = 0; g < gf.length; g++) gf[g] = this.groupTone[JOINT_GROUPS[g]].at(worldTime);
@@ -389,26 +406,30 @@ export class MotionFollower implements ConstraintSource {
   }
 
   /**
-   * Targets between the clip's at time t (weight 1 - s) and blendQ (weight s), s the smoothstep of
-   * u in [0, 1]: joints interpolated on their manifold (slerp for rotations), the clip's velocity
-   * and acceleration scaled by 1 - s, so the first steps continue the clip's motion.
+   * Targets between the clip's at time t = clock[0] (weight 1 - s) and blendQ (weight s), s the
+   * smoothstep of u = clock[4] in [0, 1]: joints interpolated on their manifold (slerp for
+   * rotations), the clip's velocity and acceleration scaled by 1 - s, so the first steps continue
+   * the clip's motion.
    */
-  private blendTargets(t: number, u: number): void {
-    const d = this.drive, traj = this.trajectory, r = this.playbackRate, m = this.model, b = this.blendQ!;
+  private blendTargets(): void {
+    const d = this.drive, r = this.rate, m = this.model, b = this.blendQ!, sp = this.sampler;
+    const u = this.clock[4];
     const c = Math.min(1, Math.max(0, u)), s = c * c * (3 - 2 * c);
-    traj.sampleQ(t, d.targetQ, this.wrap);
-    traj.sampleQd(t, d.targetQd, this.wrap);
+    sp.time[0] = this.clock[0];
+    sp.sampleQ(d.targetQ, this.wrap);
+    sp.sampleQd(d.targetQd, this.wrap);
     for (let k = 0; k < d.targetQd.length; k++) d.targetQd[k] *= r * (1 - s);
     if (this.feedforward === 'clip' && r !== 0) {
-      traj.sampleQdd(t, d.targetQdd, this.wrap);
+      sp.sampleQdd(d.targetQdd, this.wrap);
       for (let k = 0; k < d.targetQdd.length; k++) d.targetQdd[k] *= r * r * (1 - s);
     } else d.targetQdd.fill(0);
     const q = d.targetQ;
     for (let i = 0; i < m.nLinks; i++) {
       const qo = m.qOffset[i];
+      SLERP_F[0] = s;
       switch (m.jointType[i]) {
-        case JointType.spherical: quatSlerp(q, qo, b, qo, s, q, qo); break;
-        case JointType.free: quatSlerp(q, qo + 3, b, qo + 3, s, q, qo + 3); for (let k = 0; k < 3; k++) q[qo + k] += s * (b[qo + k] - q[qo + k]); break;
+        case JointType.spherical: quatSlerpAt(q, qo, b, qo, q, qo); break;
+        case JointType.free: quatSlerpAt(q, qo + 3, b, qo + 3, q, qo + 3); for (let k = 0; k < 3; k++) q[qo + k] += s * (b[qo + k] - q[qo + k]); break;
         default: for (let k = 0; k < m.jointNq[i]; k++) q[qo + k] += s * (b[qo + k] - q[qo + k]);
       }
     }
@@ -417,14 +438,18 @@ export class MotionFollower implements ConstraintSource {
   addRows(rows: RowBuffer, ctx: StepContext): void {
     if (!this.enabled) return;
     if (ctx.bodies[this.body].sleeping) return;
-    const still = this.world.time >= this.restAfter && this.stillFor(ctx.h);
+    const c = this.clock;
+    c[1] = this.world.time;
+    c[2] = ctx.h;
+    c[0] = this.clipTime + (c[1] - this.syncTime) * this.rate;
+    const still = c[1] >= this.restAfter && this.stillFor();
     const target = this.blendQ ?? this.heldQ;
     if (this.reflex && target && this.world.time < this.reflexUntil) {
       // the arms follow the fall, smoothed over 0.05 s
       this.reflex.observe(this.bodyRef.state);
-      this.reflex.write(this.bodyRef.state, target, Math.min(1, ctx.h / 0.05));
+      this.reflex.write(this.bodyRef.state, target, Math.min(1, c[2] / 0.05));
     }
-    this.writeTargets(this.time, this.world.time, ctx.h);
+    this.writeTargets();
     this.drive.addRows(rows, ctx);
     if (still) {
       // the body has been still for the World's sleep time (stillFor measured it with the World's
@@ -437,8 +462,9 @@ export class MotionFollower implements ConstraintSource {
     }
   }
 
-  /** True once the body has moved slower than the World's sleep speed for its sleep time (velocities of the World's last kinematics). */
-  private stillFor(h: number): boolean {
+  /** True once the body has moved slower than the World's sleep speed for its sleep time (velocities of the World's last kinematics; step length clock[2]). */
+  private stillFor(): boolean {
+    const h = this.clock[2];
     const m = this.model, v = this.bodyRef.state.work.v;
     // kinetic energy 1/2 sum v_i . I_i v_i, from the link velocities the World's kinematics left
     let e = 0;
