@@ -194,6 +194,43 @@ export class AnimationBlend {
     body.setNextKinematicJoints(q);
   }
 
+  /**
+   * What the blend carries from step to step, as numbers, for a rollback with World.snapshot and
+   * MotionFollower.snapshot: per link the weight, the weight its ramp goes to and the ramp's rate,
+   * whether the joint is kinematic and for how long, per dof the offset to the clip a joint had
+   * when it became kinematic and its rate, and the blend time. Layout: BLEND_MAGIC, version,
+   * nLinks, nv, blendTime, then weights, goals, rates, kinematic flags, ages (nLinks each), offsets
+   * and their rates (nv each). Written into `out` when it is long enough (the snapshot is then the
+   * subarray returned). The body's kinematic links are the World's (World.snapshot keeps them).
+   */
+  snapshot(out?: Float64Array): Float64Array {
+    const nl = this.model.nLinks, nv = this.model.nv, n = BLEND_HEAD + 5 * nl + 2 * nv;
+    const f = out && out.length >= n ? out.subarray(0, n) : new Float64Array(n);
+    f[0] = BLEND_MAGIC; f[1] = 1; f[2] = nl; f[3] = nv; f[4] = this.blendTime;
+    let o = BLEND_HEAD;
+    for (const a of [this.weights, this.goal, this.speed, this.kin, this.age]) { f.set(a, o); o += nl; }
+    f.set(this.e0, o); f.set(this.de0, o + nv);
+    return f;
+  }
+
+  /** Takes back what snapshot() wrote; refused with a RangeError, before anything changes, when it is not a snapshot of a blend on a model with this one's links and dofs. */
+  restore(snapshot: Float64Array): void {
+    const nl = this.model.nLinks, nv = this.model.nv, f = snapshot;
+    const fail = (why: string): never => { throw new RangeError(`AnimationBlend.restore: ${why}`); };
+    if (!(f instanceof Float64Array)) fail('expected the Float64Array that AnimationBlend.snapshot returned');
+    if (f.length < BLEND_HEAD || f[0] !== BLEND_MAGIC) fail(`number 0 does not start a blend snapshot (${f.length} numbers)`);
+    if (f[1] !== 1) fail(`snapshot version ${f[1]}; this blend reads version 1`);
+    if (f[2] !== nl || f[3] !== nv) fail(`the snapshot is of a model with ${f[2]} links and ${f[3]} dofs; body "${this.body.name}" has ${nl} and ${nv}`);
+    if (f.length !== BLEND_HEAD + 5 * nl + 2 * nv) fail(`the snapshot holds ${f.length} numbers, expected ${BLEND_HEAD + 5 * nl + 2 * nv}`);
+    if (!(f[4] >= 0 && Number.isFinite(f[4]))) fail(`blend time ${f[4]} must be finite and >= 0`);
+    for (let i = 0; i < 2 * nl; i++) if (!(f[BLEND_HEAD + i] >= 0 && f[BLEND_HEAD + i] <= 1)) fail(`weight or goal ${i % nl} of ${i < nl ? 'weights' : 'goals'} is ${f[BLEND_HEAD + i]}, not within [0, 1]`);
+    this.blendTime = f[4];
+    let o = BLEND_HEAD;
+    for (const a of [this.weights, this.goal, this.speed, this.kin, this.age]) { a.set(f.subarray(o, o + nl)); o += nl; }
+    this.e0.set(f.subarray(o, o + nv));
+    this.de0.set(f.subarray(o + nv, o + 2 * nv));
+  }
+
   /** The clip's q and qd (times the playback rate clock[1]) at the sampler's time into qc, qdc. */
   private sampleClip(): void {
     const sp = this.sampler, wrap = this.follower.wrap, r = this.clock[1];
@@ -290,6 +327,11 @@ function expQuat(v: ArrayLike<number>, vo: number, out: Float64Array, oo: number
   detMath.cosIO();
   out[oo] = k * x; out[oo + 1] = k * y; out[oo + 2] = k * z; out[oo + 3] = io[0];
 }
+
+/** 'ABS1' read as a little-endian 32-bit number: the first number of an AnimationBlend snapshot. */
+const BLEND_MAGIC = 0x31534241;
+/** Numbers before a blend snapshot's weights. */
+const BLEND_HEAD = 5;
 
 function checkWeight(fn: string, what: string, w: number): number {
   if (typeof w !== 'number' || !(w >= 0 && w <= 1)) throw new RangeError(`AnimationBlend.${fn}: ${what} must be a number within [0, 1] (0 animated, 1 limp), got ${String(w)}`);

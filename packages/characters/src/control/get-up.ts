@@ -48,6 +48,11 @@ import { projectIntoLimits } from './joint-range.js';
 import { lowestShapePoint } from './shape-bounds.js';
 import type { JointGroup, PerGroup } from './joint-groups.js';
 
+/** 'GUS1' read as a little-endian 32-bit number: the first number of a GetUp snapshot. */
+const GETUP_MAGIC = 0x31535547;
+/** Numbers before a get-up snapshot's follower snapshot. */
+const GETUP_HEAD = 10;
+
 /** Which way a body lies: 'faceUp' (supine) or 'faceDown' (prone). */
 export type LyingSide = 'faceUp' | 'faceDown';
 
@@ -490,6 +495,51 @@ export class GetUp {
     if (af > F[2]) F[2] = af;
     if (at > F[3]) F[3] = at;
     F[4] += af * dt;
+  }
+
+  /**
+   * What the get-up carries from step to step, as numbers, for a rollback with World.snapshot: its
+   * start time (its phase is the World's time since), the assist's figures, a check number of its
+   * path, and its follower's snapshot (MotionFollower.snapshot). Layout: GETUP_MAGIC, version, nq,
+   * path check, start time, the five figures, then the follower's numbers. Written into `out` when
+   * it is long enough (the snapshot is then the subarray returned).
+   *
+   * The path is built from the pose the body lay in when the get-up began, so restore() takes a
+   * snapshot into a GetUp built from that same pose (in a World restored to the moment the get-up
+   * began, say): one built from another pose is refused.
+   */
+  snapshot(out?: Float64Array): Float64Array {
+    const fs = this.follower.snapshot();
+    const n = GETUP_HEAD + fs.length;
+    const f = out && out.length >= n ? out.subarray(0, n) : new Float64Array(n);
+    f[0] = GETUP_MAGIC; f[1] = 1; f[2] = this.model.nq; f[3] = this.pathCheck();
+    f[4] = this.times[0];
+    f.set(this.assistFigures, 5);
+    f.set(fs, GETUP_HEAD);
+    return f;
+  }
+
+  /** Takes back what snapshot() wrote; refused with a RangeError, before anything changes, when it is not a snapshot of a get-up along this one's path. */
+  restore(snapshot: Float64Array): void {
+    const f = snapshot;
+    const fail = (why: string): never => { throw new RangeError(`GetUp.restore: ${why}`); };
+    if (!(f instanceof Float64Array)) fail('expected the Float64Array that GetUp.snapshot returned');
+    if (f.length < GETUP_HEAD || f[0] !== GETUP_MAGIC) fail(`number 0 does not start a get-up snapshot (${f.length} numbers)`);
+    if (f[1] !== 1) fail(`snapshot version ${f[1]}; this get-up reads version 1`);
+    if (f[2] !== this.model.nq) fail(`the snapshot is of a model with ${f[2]} q; body "${this.body.name}" has ${this.model.nq}`);
+    if (f[3] !== this.pathCheck()) fail(`the snapshot's get-up went along another path (built from another lying pose); build this GetUp from the pose the snapshot's began in`);
+    if (!Number.isFinite(f[4])) fail(`start time ${f[4]} is not finite`);
+    this.follower.restore(f.subarray(GETUP_HEAD));
+    this.times[0] = f[4];
+    this.assistFigures.set(f.subarray(5, GETUP_HEAD));
+  }
+
+  /** FNV-1a of the key poses' bits: the same path gives the same number. */
+  private pathCheck(): number {
+    const u = new Uint32Array(this.keyQ.buffer, this.keyQ.byteOffset, 2 * this.keyQ.length);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < u.length; i++) h = Math.imul(h ^ u[i], 0x01000193) >>> 0;
+    return h;
   }
 
   /** Removes the drives (the body is a ragdoll again, or ready for another controller). */

@@ -157,6 +157,12 @@ export interface DeathOptions {
 
 let nextId = 1;
 
+/** 'MFS1' read as a little-endian 32-bit number: the first number of a MotionFollower snapshot. */
+const FOLLOWER_MAGIC = 0x3153464d;
+/** Numbers before a follower snapshot's drive strengths. */
+const FOLLOWER_HEAD = 18;
+const ROOT_MODES: readonly RootMode[] = ['kinematic', 'assisted', 'free'];
+
 /** Makes a body follow a motion (clip or joint trajectory) with bounded joint torques, reacting to hits and the ground; `die()` turns it into a ragdoll. */
 export class MotionFollower implements ConstraintSource {
   readonly id = nextId++;
@@ -348,6 +354,108 @@ export class MotionFollower implements ConstraintSource {
   /** Removes the follower from its World. */
   remove(): void {
     this.world.removeConstraint(this);
+  }
+
+  /**
+   * What the follower carries from step to step, as numbers, for a rollback with World.snapshot:
+   * its clip time and playback rate, root mode, wrap, switches, the drive strengths (an
+   * AnimationBlend's), the muscle tone and the tone of each group with their ramps (a hit's dip and
+   * recovery, a death's fade), a death's held or crumpling targets, arm reflex and rest timer, and
+   * the id its drive rows' warm-start keys are built from (World.snapshot keeps the warm-start
+   * forces by key; a follower built again gets a new id). Written into `out` when it is long
+   * enough (the snapshot is then the subarray returned), else into a new array.
+   * World.restore(worldSnapshot) then restore(this snapshot), into this follower or one built the
+   * same way on the same body of a World built the same way, and the world continues bit for bit.
+   *
+   * Layout: FOLLOWER_MAGIC, version, nq, nv, flags (enabled 1, stepAhead 2, feedforward 'clip' 4,
+   * wrap 'loop' 8, held targets 16, crumple targets 32, arm reflex 64), root mode (0 kinematic,
+   * 1 assisted, 2 free), clip time, sync time, playback rate, last tone, holdAt, blendFrom,
+   * blendTime, reflexUntil, limpAfter, restAfter, restTime, the drive's id; strength (nv); the tone
+   * and the six group tones (MuscleTone.snapshot each); then the held targets (nq), the crumple
+   * targets (nq) and the reflex (reach forward and backward, has a fall, fall, forward in the
+   * trunk's frame) when their flags say so.
+   */
+  snapshot(out?: Float64Array): Float64Array {
+    const m = this.model, r = this.reflex;
+    let n = FOLLOWER_HEAD + m.nv + this.tone.snapshotLength;
+    for (const g of JOINT_GROUPS) n += this.groupTone[g].snapshotLength;
+    if (this.heldQ) n += m.nq;
+    if (this.blendQ) n += m.nq;
+    if (r) n += 9;
+    const f = out && out.length >= n ? out.subarray(0, n) : new Float64Array(n);
+    f[0] = FOLLOWER_MAGIC; f[1] = 1; f[2] = m.nq; f[3] = m.nv;
+    f[4] = (this.enabled ? 1 : 0) | (this.stepAhead ? 2 : 0) | (this.feedforward === 'clip' ? 4 : 0) | (this.wrap === 'loop' ? 8 : 0)
+      | (this.heldQ ? 16 : 0) | (this.blendQ ? 32 : 0) | (r ? 64 : 0);
+    f[5] = ROOT_MODES.indexOf(this._root);
+    f[6] = this.clipTime; f[7] = this.syncTime; f[8] = this.rate; f[9] = this.clock[3];
+    f[10] = this.holdAt; f[11] = this.blendFrom; f[12] = this.blendTime; f[13] = this.reflexUntil;
+    f[14] = this.limpAfter; f[15] = this.restAfter; f[16] = this.restTime; f[17] = this.drive.id;
+    let o = FOLLOWER_HEAD;
+    f.set(this.strength, o); o += m.nv;
+    this.tone.snapshot(f, o); o += this.tone.snapshotLength;
+    for (const g of JOINT_GROUPS) { this.groupTone[g].snapshot(f, o); o += this.groupTone[g].snapshotLength; }
+    if (this.heldQ) { f.set(this.heldQ, o); o += m.nq; }
+    if (this.blendQ) { f.set(this.blendQ, o); o += m.nq; }
+    if (r) {
+      f[o] = r.reachForward; f[o + 1] = r.reachBackward; f[o + 2] = r.hasFall ? 1 : 0;
+      f.set(r.fall, o + 3);
+      r.saveForward(f, o + 6);
+    }
+    return f;
+  }
+
+  /**
+   * Takes back what snapshot() wrote (see there); refused with a RangeError, before anything
+   * changes, when it is not a snapshot of a follower of a model with this one's nq and nv. A
+   * snapshot taken after a crumpling death restores its arm reflex into this follower's model.
+   */
+  restore(snapshot: Float64Array): void {
+    const m = this.model, f = snapshot;
+    const fail = (why: string): never => { throw new RangeError(`MotionFollower.restore: ${why}`); };
+    if (!(f instanceof Float64Array)) fail('expected the Float64Array that MotionFollower.snapshot returned');
+    if (f.length < FOLLOWER_HEAD || f[0] !== FOLLOWER_MAGIC) fail(`number 0 does not start a follower snapshot (${f.length} numbers)`);
+    if (f[1] !== 1) fail(`snapshot version ${f[1]}; this follower reads version 1`);
+    if (f[2] !== m.nq || f[3] !== m.nv) fail(`the snapshot is of a model with ${f[2]} q and ${f[3]} qd; body "${this.bodyRef.name}" has ${m.nq} and ${m.nv}`);
+    const flags = f[4], mode = ROOT_MODES[f[5]];
+    if (!Number.isInteger(flags) || flags < 0 || flags > 127 || mode === undefined) fail(`flags ${flags} and root mode ${f[5]} are not a follower's`);
+    for (let k = 6; k < FOLLOWER_HEAD; k++) if (Number.isNaN(f[k])) fail(`number ${k} is NaN`);
+    if (!Number.isFinite(f[6] + f[7] + f[8])) fail(`clip time ${f[6]}, sync time ${f[7]} and rate ${f[8]} must be finite`);
+    // the tones read into scratch ones first: nothing changes before every part is read
+    let o = FOLLOWER_HEAD + m.nv;
+    if (f.length < o) fail(`the snapshot ends at number ${f.length}, before its drive strengths`);
+    const tones = [new MuscleTone(1), ...JOINT_GROUPS.map(() => new MuscleTone(1))];
+    try {
+      for (const t of tones) o += t.restore(f, o);
+    } catch (e) {
+      fail(`its muscle tones (from number ${FOLLOWER_HEAD + m.nv}): ${(e as Error).message}`);
+    }
+    const held = flags & 16 ? o : -1; if (held >= 0) o += m.nq;
+    const blend = flags & 32 ? o : -1; if (blend >= 0) o += m.nq;
+    const reflex = flags & 64 ? o : -1; if (reflex >= 0) o += 9;
+    if (o !== f.length) fail(`the snapshot holds ${f.length} numbers; its flags (${flags}) and tones make ${o}`);
+    this.enabled = (flags & 1) !== 0;
+    this.stepAhead = (flags & 2) !== 0;
+    this.feedforward = flags & 4 ? 'clip' : 'none';
+    this.wrap = flags & 8 ? 'loop' : 'clamp';
+    this.root = mode;
+    this.clipTime = f[6]; this.syncTime = f[7]; this.rate = f[8]; this.clock[3] = f[9];
+    this.holdAt = f[10]; this.blendFrom = f[11]; this.blendTime = f[12]; this.reflexUntil = f[13];
+    this.limpAfter = f[14]; this.restAfter = f[15]; this.restTime = f[16];
+    // the saved id: the drive rows' warm-start keys meet the forces World.restore put back
+    (this.drive as { id: number }).id = f[17];
+    this.strength.set(f.subarray(FOLLOWER_HEAD, FOLLOWER_HEAD + m.nv));
+    o = FOLLOWER_HEAD + m.nv;
+    o += this.tone.restore(f, o);
+    for (const g of JOINT_GROUPS) o += this.groupTone[g].restore(f, o);
+    this.heldQ = held >= 0 ? f.slice(held, held + m.nq) : null;
+    this.blendQ = blend >= 0 ? f.slice(blend, blend + m.nq) : null;
+    if (reflex >= 0) {
+      const r = new ArmReflex(m, { reachForward: f[reflex], reachBackward: f[reflex + 1] });
+      r.hasFall = f[reflex + 2] === 1;
+      r.fall.set(f.subarray(reflex + 3, reflex + 6));
+      r.restoreForward(f, reflex + 6);
+      this.reflex = r;
+    } else this.reflex = null;
   }
 
   /** The targets for clip time t = clock[0] (q, qd, qdd) written into the drive, and the torque limits for the tone (World time clock[1], step clock[2]). */
