@@ -4,7 +4,8 @@
  * (Kokkevis 8.2): revolute and prismatic joints against [lower, upper]; spherical joints by a
  * swing-twist decomposition q = swing * twist about the twist axis a, the swing angle against an
  * elliptical cone (half-angles swing[0], swing[1] about the axes u, v perpendicular to a) and the
- * twist angle 2 atan2(q_vec . a, w) against [twist[0], twist[1]].
+ * twist angle 2 atan2(q_vec . a, w) against [twist[0], twist[1]]; for a cone centred off the rest
+ * pose (SphericalLimits.swingCentre, centre C) the decomposition is of C^-1 q.
  *
  * A motion clip retargeted onto a model may leave its range (the humanoid preset's ankle cone is
  * symmetric, +-35 degrees, while a push-off plantarflexes further); a drive asked to follow such a
@@ -50,6 +51,16 @@ function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): void {
   // (the elementary functions through detMath.io: the step calls this, and nothing may be boxed)
   const a = lim.twistAxis, io = detMath.io;
   let x = q[o], y = q[o + 1], z = q[o + 2], w = q[o + 3];
+  const C = lim.centre;
+  if (C !== undefined) {
+    // a cone centred off the rest pose: the range is that of C^-1 Q (SphericalLimits.swingCentre)
+    const cx = -C[0], cy = -C[1], cz = -C[2], cw = C[3];
+    const X = cw * x + cx * w + cy * z - cz * y;
+    const Y = cw * y - cx * z + cy * w + cz * x;
+    const Z = cw * z + cx * y - cy * x + cz * w;
+    const W = cw * w - cx * x - cy * y - cz * z;
+    x = X; y = Y; z = Z; w = W;
+  }
   if (w < 0) { x = -x; y = -y; z = -z; w = -w; }
   // twist t = normalise([(v . a) a, w]); swing s = q t^-1
   const p = x * a[0] + y * a[1] + z * a[2];
@@ -141,7 +152,11 @@ export function projectIntoLimits(model: Model, q: Float64Array, qOffset = 0): n
       const a = lim.twistAxis;
       quatFromAxisAngle(ST[N], ST[N + 1], ST[N + 2], theta, scratch, 0);
       quatFromAxisAngle(a[0], a[1], a[2], psi, scratch, 4);
-      quatMultiply(scratch, 0, scratch, 4, q, qo);
+      if (lim.centre) {
+        // back from C^-1 Q to Q
+        quatMultiply(scratch, 0, scratch, 4, scratch, 0);
+        quatMultiply(lim.centre, 0, scratch, 0, q, qo);
+      } else quatMultiply(scratch, 0, scratch, 4, q, qo);
       quatNormalize(q, qo);
     }
   }

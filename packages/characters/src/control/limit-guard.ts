@@ -53,7 +53,7 @@ function setGuardKey(rows: RowBuffer, r: number, body: number, link: number, whi
 }
 
 /** Slots of SphericalLimitGuard's scratch. */
-const H = 24, VN = 25, VM = 28, EXCESS = 31;
+const H = 24, VN = 25, VM = 28, EXCESS = 31, QR = 32;
 
 /** Rows that keep ball joints inside their swing cones and twist ranges while a motion is followed. */
 export class SphericalLimitGuard implements ConstraintSource {
@@ -111,18 +111,30 @@ export class SphericalLimitGuard implements ConstraintSource {
   /**
    * Scratch of the rows, in a typed array (numbers passed to calls the engine may not inline, or
    * stored in fields, are boxed): the vectors at 0..24 (see addJointRows), the step length at H,
-   * the vectors n and m at VN, VM, an excess at EXCESS.
+   * the vectors n and m at VN, VM, an excess at EXCESS, the rotation from a cone's centre at QR.
    */
-  private readonly f = new Float64Array(32);
+  private readonly f = new Float64Array(36);
 
   private addJointRows(rows: RowBuffer, body: Body, link: number): void {
     const m: Model = body.model;
     const lim = m.sphericalLimits[link]!;
-    const q = body.state.q, qo = m.qOffset[link];
+    const f = this.f, h = f[H], io = detMath.io;
+    let q: ArrayLike<number> = body.state.q, qo = m.qOffset[link];
+    const C = lim.centre;
+    if (C !== undefined) {
+      // a cone centred off the rest pose: the rows of C^-1 Q (its link-frame rate is Q's), at f[QR..QR+4)
+      const x0 = q[qo], y0 = q[qo + 1], z0 = q[qo + 2], w0 = q[qo + 3];
+      const cx = -C[0], cy = -C[1], cz = -C[2], cw = C[3];
+      f[QR] = cw * x0 + cx * w0 + cy * z0 - cz * y0;
+      f[QR + 1] = cw * y0 - cx * z0 + cy * w0 + cz * x0;
+      f[QR + 2] = cw * z0 + cx * y0 - cy * x0 + cz * w0;
+      f[QR + 3] = cw * w0 - cx * x0 - cy * y0 - cz * z0;
+      q = f;
+      qo = QR;
+    }
     const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
     const a = lim.twistAxis;
     const s1 = lim.swing[0], s2 = lim.swing[1];
-    const f = this.f, h = f[H], io = detMath.io;
     // b = R a; swing angle theta and axis n = a x b / |a x b|
     rotate(q, qo, false, a, 0, f, 0);
     const bx = f[0], by = f[1], bz = f[2];
