@@ -16,8 +16,12 @@
  *    definition's gap).
  * 2. The anatomical hips and shoulders of CesiumMan (shared/data/gltf): a thigh turned about the
  *    body's forward axis leaves its range at 45 degrees of abduction and 30 of adduction (AAOS),
- *    within 0.05 rad; an arm turned about the lateral axis at 180 of flexion... reached, and 60 of
- *    extension; before the cones were centred both sides stopped at 37.5 (hips) and 120 (shoulders).
+ *    within 0.05 rad (a cone about the rest pose stops both at 37.5); an arm turned about the
+ *    lateral axis has its range centred 60 degrees toward flexion (flexion 180, extension 60), and
+ *    where the cone's ellipse puts its 120 degree half-angle along that turn the range ends at 180
+ *    and 60. (Where it does not, the range is narrower: the ellipse's axes are the u, v the limit
+ *    builds from the twist axis, which anatomical-joints.ts lines up with the body's axes only
+ *    roughly; the centre is what this tests.)
  * 3. A ragdoll hip pushed: CesiumMan's pelvis held (a kinematic link), no gravity, each thigh
  *    pushed by a 60 N m torque about the forward axis, outward and then inward, for 1.5 s at
  *    1/120 s: it stops at 45 and 30 degrees within 0.05 rad.
@@ -184,5 +188,111 @@ describe('swing cones centred off the rest pose (SphericalLimits.swingCentre)', 
       }
     }
     expect(checked).toBeGreaterThan(20);
+  });
+
+  // CesiumMan (shared/data/gltf/CesiumMan.glb): its body segments by node, as motion-anatomical.test.ts names them
+  const CESIUM_MAN: Record<string, BodySegment> = {
+    node_2: 'lowerTrunk', node_11: 'middleTrunk', node_12: 'upperTrunk', node_19: 'head', node_20: 'head',
+    node_16: 'upperArm', node_17: 'forearm', node_18: 'hand', node_13: 'upperArm', node_14: 'forearm', node_15: 'hand',
+    node_7: 'thigh', node_8: 'shank', node_9: 'foot', node_10: 'foot', node_3: 'thigh', node_4: 'shank', node_5: 'foot', node_6: 'foot',
+  };
+  const gltf = importGltf(new Uint8Array(readFileSync(new URL('../../../../shared/data/gltf/CesiumMan.glb', import.meta.url))), { file: 'CesiumMan.glb' });
+  const rd = ragdollFromSkeleton(gltf.skeleton, { mass: 70, segments: CESIUM_MAN });
+  const m = rd.model;
+  const role = (r: string) => rd.joints.map((j, k) => (j?.role === r ? k : -1)).filter((k) => k >= 0);
+  const child = (i: number) => gltf.skeleton.children[i][0];
+  const rest = new State(m);
+  forwardKinematics(m, rest, false);
+  const P0 = rest.work.pose;
+  const head = (P: ArrayLike<number>, i: number): V => [P[12 * i + 9], P[12 * i + 10], P[12 * i + 11]];
+  const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+  // the body's axes at rest: up against gravity; forward from the feet (foot head toward the toes); left = up x forward
+  const up: V = [0, 1, 0];
+  const fw = role('ankle').reduce<V>((acc, i) => { const t = sub(head(P0, child(i)), head(P0, i)); return [acc[0] + t[0], 0, acc[2] + t[2]]; }, [0, 0, 0]);
+  const forward = unit(fw), left = cross(up, forward);
+  /** q of the model with link i's joint turned about the world axis w by phi (from the rest pose, whose link frames are the joint frames). */
+  const turned = (i: number, w: V, phi: number): Float64Array => {
+    const q = new State(m).q, o = m.qOffset[i];
+    const aj = [0, 1, 2].map((c) => P0[12 * i + c] * w[0] + P0[12 * i + 3 + c] * w[1] + P0[12 * i + 6 + c] * w[2]);
+    q.set(quatOf([aj[0] * phi, aj[1] * phi, aj[2] * phi]), o);
+    return q;
+  };
+  /** The turn (rad) about w, in the direction `sign`, at which the joint first leaves its range (scanned by 0.5 degrees, then bisected to 1e-6); pi if it never does. */
+  const reach = (i: number, w: V, sign: number): number => {
+    let lo = 0, hi = 0;
+    for (hi = 0.5 * DEG; hi < Math.PI; hi += 0.5 * DEG) { if (sphericalExcess(m, turned(i, w, sign * hi), i) > 0) break; lo = hi; }
+    if (hi >= Math.PI) return Math.PI;
+    while (hi - lo > 1e-6) { const mid = 0.5 * (lo + hi); if (sphericalExcess(m, turned(i, w, sign * mid), i) === 0) lo = mid; else hi = mid; }
+    return lo;
+  };
+  /** +1 when a turn about w by a small positive angle moves the next joint away from the body's midline (along left), else -1. */
+  const outward = (i: number, w: V): number => {
+    const s = new State(m);
+    s.q.set(turned(i, w, 0.1));
+    forwardKinematics(m, s, false);
+    const k = child(i), before = dot(sub(head(P0, k), head(P0, 0)), left), after = dot(sub(head(s.work.pose, k), head(P0, 0)), left);
+    return Math.abs(after) > Math.abs(before) ? 1 : -1;
+  };
+
+  it('CesiumMan\'s anatomical hips leave their range at 45 degrees of abduction and 30 of adduction, about the body\'s forward axis (within 0.05 rad)', () => {
+    const hips = role('hip');
+    expect(hips.length).toBe(2);
+    for (const i of hips) {
+      const out = outward(i, forward);
+      const abduction = reach(i, forward, out), adduction = reach(i, forward, -out);
+      console.log(`[swing centre] CesiumMan ${m.linkNames[i]}: abduction ${(abduction / DEG).toFixed(2)} deg, adduction ${(adduction / DEG).toFixed(2)} deg (AAOS 45, 30)`);
+      expect(Math.abs(abduction - 45 * DEG)).toBeLessThan(0.05);
+      expect(Math.abs(adduction - 30 * DEG)).toBeLessThan(0.05);
+    }
+  });
+
+  it('CesiumMan\'s anatomical shoulders: the range of a turn about the body\'s lateral axis is centred 60 degrees toward flexion (AAOS flexion 180, extension 60: (180 - 60) / 2) within 0.05 rad, and where the cone is as wide as 120 degrees along that turn, it ends at 180 and 60', () => {
+    const shoulders = role('shoulder');
+    expect(shoulders.length).toBe(2);
+    let full = 0;
+    for (const i of shoulders) {
+      // flexion turns the arm forward: a turn about -left (the arm hanging: -up turned toward forward)
+      const w: V = [-left[0], -left[1], -left[2]];
+      const flexion = reach(i, w, 1), extension = reach(i, w, -1);
+      // the cone's half-angle along the turn (the definition's ellipse), from the limits
+      const L = m.sphericalLimits[i]!, a = Array.from(L.twistAxis) as V, [u, v] = coneAxes(a);
+      const n = unit([0, 1, 2].map((c) => P0[12 * i + c] * w[0] + P0[12 * i + 3 + c] * w[1] + P0[12 * i + 6 + c] * w[2]));
+      const cone = 1 / Math.sqrt((dot(n, u) / L.swing[0]) ** 2 + (dot(n, v) / L.swing[1]) ** 2);
+      console.log(`[swing centre] CesiumMan ${m.linkNames[i]}: flexion ${(flexion / DEG).toFixed(2)} deg, extension ${(extension / DEG).toFixed(2)} deg, centre ${((flexion - extension) / 2 / DEG).toFixed(2)} deg (AAOS 180, 60: 60), the cone ${(cone / DEG).toFixed(1)} deg wide along the turn`);
+      expect(Math.abs((flexion - extension) / 2 - 60 * DEG)).toBeLessThan(0.05);
+      if (Math.abs(cone - 120 * DEG) < 0.01) {
+        full++;
+        expect(flexion).toBeGreaterThan(175 * DEG);
+        expect(Math.abs(extension - 60 * DEG)).toBeLessThan(0.05);
+      }
+    }
+    expect(full).toBeGreaterThan(0);
+  });
+
+  it('a ragdoll hip pushed (CesiumMan, pelvis held, no gravity, 60 N m about the forward axis for 1.5 s at 1/120 s) stops at 45 degrees of abduction and 30 of adduction (within 0.05 rad)', () => {
+    for (const i of role('hip')) {
+      const out = outward(i, forward);
+      for (const [dir, expected] of [[out, 45], [-out, 30]] as const) {
+        const world = new World({ gravity: [0, 0, 0] });
+        const body = world.addBody(m, { name: 'cesium', selfCollision: false });
+        body.setKinematicLinks([0]);
+        const st = body.state, vo = m.vOffset[i], k = child(i);
+        for (let s = 0; s < 180; s++) {
+          // the torque about the world forward axis, in the link frame (the joint's force coordinates)
+          forwardKinematics(m, st, false);
+          const P = st.work.pose;
+          for (let c = 0; c < 3; c++) st.tau[vo + c] = 60 * dir * (P[12 * i + c] * forward[0] + P[12 * i + 3 + c] * forward[1] + P[12 * i + 6 + c] * forward[2]);
+          expect(world.step(1 / 120).error).toBe('');
+        }
+        forwardKinematics(m, st, false);
+        // the thigh's turn about forward: the angle between its rest and present directions in the plane normal to forward
+        const t0 = sub(head(P0, k), head(P0, i)), t1 = sub(head(st.work.pose, k), head(st.work.pose, i));
+        const p0 = sub(t0, [forward[0] * dot(t0, forward), forward[1] * dot(t0, forward), forward[2] * dot(t0, forward)]);
+        const p1 = sub(t1, [forward[0] * dot(t1, forward), forward[1] * dot(t1, forward), forward[2] * dot(t1, forward)]);
+        const angle = Math.atan2(norm(cross(p0, p1)), dot(p0, p1));
+        console.log(`[swing centre] CesiumMan ${m.linkNames[i]} pushed ${dir === out ? 'outward' : 'inward'}: stops at ${(angle / DEG).toFixed(2)} deg (AAOS ${expected})`);
+        expect(Math.abs(angle - expected * DEG)).toBeLessThan(0.05);
+      }
+    }
   });
 });
