@@ -30,6 +30,7 @@ import { RowBuffer } from '@sinew/constraints/internals';
 import { importGltf } from '../src/gltf/index.js';
 import { ragdollFromSkeleton, type BodySegment } from '../src/motion/index.js';
 import { projectIntoLimits, SphericalLimitGuard, sphericalExcess } from '../src/control/index.js';
+import { characterFromJSON, characterToJSON } from '../src/format/index.js';
 
 const DEG = Math.PI / 180;
 type V = [number, number, number];
@@ -184,6 +185,26 @@ describe('swing cones centred off the rest pose (SphericalLimits.swingCentre)', 
       }
     }
     expect(checked).toBeGreaterThan(20);
+  });
+
+  it('the character format carries swingCentre: read into the model\'s centre, written back the same, and refused by name past pi', () => {
+    const desc = (c: unknown) => ({
+      format: 'sinew-character', version: 1, name: 'hip',
+      links: [
+        { name: 'pelvis', parent: null, joint: { type: 'free' }, mass: 10, inertia: [0.1, 0.1, 0.1, 0, 0, 0] },
+        { name: 'thigh', parent: 'pelvis', joint: { type: 'spherical', limits: { twistAxis: [1, 0, 0], swing: [0.65, 0.78], twist: [-0.5, 2], swingCentre: c } }, mass: 7, inertia: [0.1, 0.02, 0.1, 0, 0, 0] },
+      ],
+    });
+    const { model } = characterFromJSON(desc([0.13, -0.02]) as never);
+    const lim = model.sphericalLimits[1]!;
+    expect(lim.swingCentre).toEqual([0.13, -0.02]);
+    // the centre's quaternion: the turn by sqrt(0.13^2 + 0.02^2) about 0.13 u - 0.02 v (u = +z, v = a x u = -y for a = +x)
+    const th = Math.hypot(0.13, 0.02), k = Math.sin(th / 2) / th;
+    const [u, v] = coneAxes([1, 0, 0]);
+    for (let c = 0; c < 3; c++) expect(lim.centre![c]).toBeCloseTo(k * (0.13 * u[c] - 0.02 * v[c]), 15);
+    const back = characterToJSON(model).links[1].joint.limits as { swingCentre?: number[] };
+    expect(back.swingCentre).toEqual([0.13, -0.02]);
+    expect(() => characterFromJSON(desc([4, 0]) as never)).toThrow(/swingCentre/);
   });
 
   // CesiumMan (shared/data/gltf/CesiumMan.glb): its body segments by node, as motion-anatomical.test.ts names them
