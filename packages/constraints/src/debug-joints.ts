@@ -5,7 +5,8 @@
  * - a revolute joint's range: an arc of JOINT_DRAW_SIZE about its axis in the joint's rest frame
  *   (the parent's frame moved by the joint's tree transform), from the lower to the upper limit,
  *   and a spoke at the current angle (yellow);
- * - a spherical joint's swing cone about its twist axis: 16 lines from the joint to the rim, where
+ * - a spherical joint's swing cone about its twist axis (turned by its centre C when it has one,
+ *   SphericalLimits.swingCentre): 16 lines from the joint to the rim, where
  *   the rim direction swung about n = cos(phi) u + sin(phi) v reaches the half-angle
  *   1 / sqrt((n.u / swing[0])^2 + (n.v / swing[1])^2) (the ellipse of JointLimits, joint-limits.ts),
  *   the rim itself, and the current twist axis (yellow);
@@ -89,7 +90,14 @@ export function drawJoints(bodies: readonly Body[], sources: readonly Constraint
           const nx = cp * ux + sp * vx, ny = cp * uy + sp * vy, nz = cp * uz + sp * vz;
           const cx = ny * az - nz * ay, cy = nz * ax - nx * az, cz = nx * ay - ny * ax;
           const cc = L * detMath.cos(cone), ss = L * detMath.sin(cone);
-          const x = cc * ax + ss * cx, y = cc * ay + ss * cy, z = cc * az + ss * cz;
+          let x = cc * ax + ss * cx, y = cc * ay + ss * cy, z = cc * az + ss * cz;
+          const C = lim.centre;
+          if (C !== undefined) {
+            // a cone centred off the rest pose: its rim turned by the centre C (SphericalLimits.swingCentre)
+            const tx = 2 * (C[1] * z - C[2] * y), ty = 2 * (C[2] * x - C[0] * z), tz = 2 * (C[0] * y - C[1] * x);
+            const rx = x + C[3] * tx + (C[1] * tz - C[2] * ty), ry = y + C[3] * ty + (C[2] * tx - C[0] * tz), rz = z + C[3] * tz + (C[0] * ty - C[1] * tx);
+            x = rx; y = ry; z = rz;
+          }
           if (k < RIM) w.pushLocal(f, 0, 0, 0, 0, x, y, z);
           if (k > 0) w.pushLocal(f, 0, px, py, pz, x, y, z);
           px = x; py = y; pz = z;

@@ -38,8 +38,21 @@
 // `var`, not `const`: a module-level const read inside a function costs a check for its temporal
 // dead zone (2 bytes of bytecode each), which would put the wrappers over the 27 bytes below which
 // V8 inlines a function into any caller, whatever the caller's inlining budget.
+//
+// A wrapper stays under 27 bytes only until V8 compiles it alone (it does once the wrapper is
+// called often from code not yet optimised, as set-up code calls it): the worker is then inlined
+// into the wrapper's own code and counted against the caller's budget with it, so a caller that
+// calls several of them past its budget calls them for real, and the argument and the result are
+// boxed. Hot code that must not allocate calls the workers themselves, through `io`
+// (sinIO, cosIO, atan2IO, hypotIO): nothing but the array crosses the call.
+/**
+ * The argument and result array of the allocation-free forms sinIO, cosIO, atan2IO and hypotIO:
+ * the argument(s) written here, the result read from io[0]. For hot loops only (a number passed
+ * to or returned from a call the engine does not inline is a heap allocation); the same bits as
+ * sin, cos, atan2 and hypot.
+ */
 // eslint-disable-next-line no-var
-var io = new Float64Array(4);
+export var io = new Float64Array(4);
 
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
@@ -301,7 +314,8 @@ export function sin(x: number): number {
   sinIO();
   return io[0];
 }
-function sinIO(): void {
+/** io[0] = sin(io[0]) (the allocation-free form of sin: see `io`). */
+export function sinIO(): void {
   const x = io[0];
   const ix = hiWord(x) & 0x7fffffff;
   if (ix <= 0x3fe921fb) {
@@ -326,7 +340,8 @@ export function cos(x: number): number {
   cosIO();
   return io[0];
 }
-function cosIO(): void {
+/** io[0] = cos(io[0]) (the allocation-free form of cos: see `io`). */
+export function cosIO(): void {
   const x = io[0];
   const ix = hiWord(x) & 0x7fffffff;
   if (ix <= 0x3fe921fb) {
@@ -559,8 +574,8 @@ export function atan2(y: number, x: number): number {
   atan2IO();
   return io[0];
 }
-/** io[0] = atan2(y, x), y = io[0], x = io[3]. */
-function atan2IO(): void {
+/** io[0] = atan2(y, x), y = io[0], x = io[3] (the allocation-free form of atan2: see `io`). */
+export function atan2IO(): void {
   const y = io[0], x = io[3];
   if (x !== x || y !== y) { io[0] = x + y; return; }
   if (x === 1) { atanIO(); return; } // io[0] is y
@@ -770,7 +785,8 @@ export function hypot(a: number, b: number, c = 0, d = 0): number {
   hypotIO();
   return io[0];
 }
-function hypotIO(): void {
+/** io[0] = hypot(io[0], io[1], io[2], io[3]) (the allocation-free form of hypot: see `io`; write 0 to the unused ones). */
+export function hypotIO(): void {
   let a = Math.abs(io[0]), b = Math.abs(io[1]), c = Math.abs(io[2]), d = Math.abs(io[3]);
   const m = Math.max(a, b, c, d);
   let unscale = 1;

@@ -118,8 +118,18 @@ function turnBack(): void {
   const t = TURN, h = t[6];
   const hx = -0.5 * h * t[0], hy = -0.5 * h * t[1], hz = -0.5 * h * t[2];
   const th = Math.sqrt(hx * hx + hy * hy + hz * hz);
-  const k = th < 1e-8 ? 1 - (th * th) / 6 : detMath.sin(th) / th;
-  const rx = hx * k, ry = hy * k, rz = hz * k, rw = detMath.cos(th);
+  // (sine and cosine through detMath.io: called for real, sin(th) would box th and its result)
+  const io = detMath.io;
+  let k: number;
+  if (th < 1e-8) k = 1 - (th * th) / 6;
+  else {
+    io[0] = th;
+    detMath.sinIO();
+    k = io[0] / th;
+  }
+  io[0] = th;
+  detMath.cosIO();
+  const rx = hx * k, ry = hy * k, rz = hz * k, rw = io[0];
   const px = t[3], py = t[4], pz = t[5];
   const sx = 2 * (ry * pz - rz * py), sy = 2 * (rz * px - rx * pz), sz = 2 * (rx * py - ry * px);
   t[7] = px + rw * sx + (ry * sz - rz * sy);

@@ -152,8 +152,18 @@ function rotateQuatByBodyRate(q: Arr, qo: number, qd: ArrayLike<number>, vo: num
   const ax = qd[vo] * dt * f, ay = qd[vo + 1] * dt * f, az = qd[vo + 2] * dt * f;
   const th = Math.sqrt(ax * ax + ay * ay + az * az);
   // exp of the pure quaternion (ax, ay, az): [sin(th) a/th, cos(th)]; sin(th)/th by series near 0
-  const k = th < 1e-8 ? 1 - (th * th) / 6 : detMath.sin(th) / th;
-  s[0] = ax * k; s[1] = ay * k; s[2] = az * k; s[3] = detMath.cos(th);
+  // (sine and cosine through detMath.io: called for real, sin(th) would box th and its result)
+  const io = detMath.io;
+  let k: number;
+  if (th < 1e-8) k = 1 - (th * th) / 6;
+  else {
+    io[0] = th;
+    detMath.sinIO();
+    k = io[0] / th;
+  }
+  io[0] = th;
+  detMath.cosIO();
+  s[0] = ax * k; s[1] = ay * k; s[2] = az * k; s[3] = io[0];
   quatMul(q, qo, s, 0, q, qo);
   // (Math.hypot would allocate its argument list on every call.)
   const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];

@@ -30,6 +30,43 @@ export interface SphericalLimits {
   swing: number | readonly [number, number];
   /** Twist range (radians) about the twist axis. */
   twist: readonly [number, number];
+  /**
+   * Where the cone is centred (default [0, 0]: on the twist axis of the rest pose): the rotation
+   * vector swingCentre[0] u + swingCentre[1] v (radians, about the cone axes u and v of `swing`),
+   * turning the whole range (cone and twist) away from the rest pose. The limit is the range of
+   * C^-1 Q for the joint's rotation Q and this centre C: an asymmetric range (a hip's abduction
+   * 45 and adduction 30 degrees) is a cone of half-angle 37.5 turned by 7.5 toward abduction.
+   */
+  swingCentre?: readonly [number, number];
+}
+
+/**
+ * A spherical joint's limits as the model keeps them: the unit twist axis, the swing half-angles,
+ * the twist range, and when the cone is centred off the rest pose (SphericalLimits.swingCentre)
+ * that centre and its unit quaternion C ([x, y, z, w]).
+ */
+export interface ModelSphericalLimits {
+  twistAxis: Float64Array;
+  swing: [number, number];
+  twist: [number, number];
+  swingCentre?: [number, number];
+  centre?: Float64Array;
+}
+
+/**
+ * The cone axes u, v perpendicular to the unit twist axis a, as the limit rows build them (u = x -
+ * (x . a) a normalised, or z - (z . a) a when a is along x; v = a x u), into out[o..o+6).
+ */
+export function sphericalConeAxes(a: ArrayLike<number>, out: Float64Array, o: number): void {
+  let ux = 1 - a[0] * a[0], uy = -a[0] * a[1], uz = -a[0] * a[2];
+  let n = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  if (n < 1e-6) {
+    ux = -a[2] * a[0]; uy = -a[2] * a[1]; uz = 1 - a[2] * a[2];
+    n = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  }
+  ux /= n; uy /= n; uz /= n;
+  out[o] = ux; out[o + 1] = uy; out[o + 2] = uz;
+  out[o + 3] = a[1] * uz - a[2] * uy; out[o + 4] = a[2] * ux - a[0] * uz; out[o + 5] = a[0] * uy - a[1] * ux;
 }
 
 /** The joint that connects a link to its parent: type, axis, frame in the parent link, limits, damping, armature and spring. */
@@ -128,7 +165,7 @@ export class Model {
   readonly stiffness: Float64Array;
   readonly springRef: Float64Array;
   /** Spherical limits by link index (undefined where none). */
-  readonly sphericalLimits: readonly (Readonly<{ twistAxis: Float64Array; swing: [number, number]; twist: [number, number] }> | undefined)[];
+  readonly sphericalLimits: readonly (Readonly<ModelSphericalLimits> | undefined)[];
   /** Shapes of each link. */
   readonly shapes: readonly (readonly ShapeDesc[])[];
   readonly gravity: Float64Array;
@@ -230,7 +267,7 @@ interface BuiltData {
   treeX: Float64Array; axis: Float64Array; S: Float64Array;
   mass: Float64Array; com: Float64Array; inertiaCom: Float64Array; I: Float64Array;
   lower: Float64Array; upper: Float64Array; damping: Float64Array; armature: Float64Array; stiffness: Float64Array; springRef: Float64Array;
-  sphericalLimits: ({ twistAxis: Float64Array; swing: [number, number]; twist: [number, number] } | undefined)[];
+  sphericalLimits: (ModelSphericalLimits | undefined)[];
   shapes: ShapeDesc[][];
   gravity: Float64Array;
   children: Int32Array[];
@@ -389,7 +426,18 @@ export class ModelBuilder {
           const ta = sl.twistAxis ?? [0, 1, 0];
           const tl = detMath.hypot(ta[0], ta[1], ta[2]);
           const swing: [number, number] = typeof sl.swing === 'number' ? [sl.swing, sl.swing] : [sl.swing[0], sl.swing[1]];
-          sphericalLimits[i] = { twistAxis: Float64Array.of(ta[0] / tl, ta[1] / tl, ta[2] / tl), swing, twist: [sl.twist[0], sl.twist[1]] };
+          const lim: ModelSphericalLimits = { twistAxis: Float64Array.of(ta[0] / tl, ta[1] / tl, ta[2] / tl), swing, twist: [sl.twist[0], sl.twist[1]] };
+          if (sl.swingCentre && (sl.swingCentre[0] !== 0 || sl.swingCentre[1] !== 0)) {
+            // C = exp of the rotation vector c0 u + c1 v
+            const uv = new Float64Array(6);
+            sphericalConeAxes(lim.twistAxis, uv, 0);
+            const c0 = sl.swingCentre[0], c1 = sl.swingCentre[1];
+            const rx = c0 * uv[0] + c1 * uv[3], ry = c0 * uv[1] + c1 * uv[4], rz = c0 * uv[2] + c1 * uv[5];
+            const th = Math.sqrt(rx * rx + ry * ry + rz * rz), k = detMath.sin(0.5 * th) / th;
+            lim.swingCentre = [c0, c1];
+            lim.centre = Float64Array.of(k * rx, k * ry, k * rz, detMath.cos(0.5 * th));
+          }
+          sphericalLimits[i] = lim;
         }
       }
       shapes.push((L.shapes ?? []).map((s) => ({ ...s })));
@@ -435,6 +483,13 @@ function checkLimits(path: string, type: JointTypeName, limits: JointSpec['limit
     }
     if (!l.twist || l.twist.length !== 2 || !(l.twist[0] <= l.twist[1])) {
       throw new ModelError(`${path}.twist`, `expected [lower, upper] with lower <= upper, got ${Array.isArray(l.twist) ? `[${l.twist.join(', ')}]` : String(l.twist)}`);
+    }
+    if (l.swingCentre !== undefined) {
+      const c = l.swingCentre;
+      if (!c || c.length !== 2 || !Array.from(c).every((x) => typeof x === 'number' && Math.abs(x) <= Math.PI)) {
+        throw new ModelError(`${path}.swingCentre`, `expected two angles (radians) between -pi and pi, got ${Array.isArray(c) ? `[${c.join(', ')}]` : String(c)}`);
+      }
+      if (!(Math.sqrt(c[0] * c[0] + c[1] * c[1]) <= Math.PI)) throw new ModelError(`${path}.swingCentre`, `the centre's turn sqrt(${c[0]}^2 + ${c[1]}^2) is more than pi`);
     }
     if (l.twistAxis !== undefined) {
       checkFiniteVec(`${path}.twistAxis`, l.twistAxis, 3);

@@ -31,6 +31,7 @@ import { JointType, detMath, type Model } from '@sinew/featherstone';
 import type { Body, LinkRef } from '@sinew/constraints';
 import type { MotionFollower } from './motion-follower.js';
 import { JOINT_GROUPS, type JointGroup } from './joint-groups.js';
+import { TrajectorySampler } from './joint-trajectory.js';
 import { quatConjMultiply, quatMultiply, quatNormalize, quatRotate, quatRotateInverse, quatToRotationVector } from '../motion/quat.js';
 
 /** Options of an AnimationBlend: the starting weights and the time over which a joint reaching w = 0 settles onto the clip. */
@@ -66,6 +67,9 @@ export class AnimationBlend {
   private readonly qdc: Float64Array;
   private readonly target: Float64Array;
   private readonly s = new Float64Array(16);
+  /** The clip's sampler (its time in a typed array: sampling allocates nothing) and the update's numbers: [0] dt, [1] the playback rate. */
+  private readonly sampler: TrajectorySampler;
+  private readonly clock = new Float64Array(2);
 
   constructor(follower: MotionFollower, options: AnimationBlendOptions = {}) {
     this.follower = follower;
@@ -82,6 +86,7 @@ export class AnimationBlend {
     this.qc = new Float64Array(m.nq);
     this.qdc = new Float64Array(m.nv);
     this.target = new Float64Array(m.nq);
+    this.sampler = new TrajectorySampler(follower.trajectory);
     const all = checkWeight('constructor', 'weight', options.weight ?? 0);
     this.weights.fill(all);
     if (options.groups) {
@@ -147,9 +152,11 @@ export class AnimationBlend {
    */
   update(dt: number): void {
     if (!(dt > 0 && Number.isFinite(dt))) throw new RangeError(`AnimationBlend.update: dt must be finite and > 0, got ${dt}`);
-    const m = this.model, f = this.follower, w = this.weights, body = this.body;
+    const m = this.model, f = this.follower, w = this.weights, body = this.body, c = this.clock, T = this.sampler.time;
     let changed = false, any = false;
-    const t = f.time, r = f.playbackRate;
+    c[0] = dt;
+    c[1] = f.playbackRate;
+    T[0] = f.time;
     let sampled = false;
     for (let i = 0; i < m.nLinks; i++) {
       const g = this.goal[i];
@@ -159,7 +166,7 @@ export class AnimationBlend {
       }
       const kinematic = w[i] === 0 ? 1 : 0;
       if (kinematic && !this.kin[i]) {
-        if (!sampled) { this.sampleClip(t, r); sampled = true; }
+        if (!sampled) { this.sampleClip(); sampled = true; }
         this.captureOffset(i);
         this.age[i] = 0;
       }
@@ -175,22 +182,60 @@ export class AnimationBlend {
       body.setKinematicLinks(links);
     }
     if (!any) return;
-    this.sampleClip(t + dt * r, r);
+    T[0] += c[0] * c[1];
+    this.sampleClip();
     const q = this.target, qc = this.qc;
     q.set(body.state.q);
     for (let i = 0; i < m.nLinks; i++) {
       if (!this.kin[i]) continue;
-      this.age[i] += dt;
-      this.offsetTarget(i, this.age[i], qc, q);
+      this.age[i] += c[0];
+      this.offsetTarget(i, qc, q);
     }
     body.setNextKinematicJoints(q);
   }
 
-  /** The clip's q and qd (times the playback rate) at clip time t into qc, qdc. */
-  private sampleClip(t: number, r: number): void {
-    const traj = this.follower.trajectory, wrap = this.follower.wrap;
-    traj.sampleQ(t, this.qc, wrap);
-    traj.sampleQd(t, this.qdc, wrap);
+  /**
+   * What the blend carries from step to step, as numbers, for a rollback with World.snapshot and
+   * MotionFollower.snapshot: per link the weight, the weight its ramp goes to and the ramp's rate,
+   * whether the joint is kinematic and for how long, per dof the offset to the clip a joint had
+   * when it became kinematic and its rate, and the blend time. Layout: BLEND_MAGIC, version,
+   * nLinks, nv, blendTime, then weights, goals, rates, kinematic flags, ages (nLinks each), offsets
+   * and their rates (nv each). Written into `out` when it is long enough (the snapshot is then the
+   * subarray returned). The body's kinematic links are the World's (World.snapshot keeps them).
+   */
+  snapshot(out?: Float64Array): Float64Array {
+    const nl = this.model.nLinks, nv = this.model.nv, n = BLEND_HEAD + 5 * nl + 2 * nv;
+    const f = out && out.length >= n ? out.subarray(0, n) : new Float64Array(n);
+    f[0] = BLEND_MAGIC; f[1] = 1; f[2] = nl; f[3] = nv; f[4] = this.blendTime;
+    let o = BLEND_HEAD;
+    for (const a of [this.weights, this.goal, this.speed, this.kin, this.age]) { f.set(a, o); o += nl; }
+    f.set(this.e0, o); f.set(this.de0, o + nv);
+    return f;
+  }
+
+  /** Takes back what snapshot() wrote; refused with a RangeError, before anything changes, when it is not a snapshot of a blend on a model with this one's links and dofs. */
+  restore(snapshot: Float64Array): void {
+    const nl = this.model.nLinks, nv = this.model.nv, f = snapshot;
+    const fail = (why: string): never => { throw new RangeError(`AnimationBlend.restore: ${why}`); };
+    if (!(f instanceof Float64Array)) fail('expected the Float64Array that AnimationBlend.snapshot returned');
+    if (f.length < BLEND_HEAD || f[0] !== BLEND_MAGIC) fail(`number 0 does not start a blend snapshot (${f.length} numbers)`);
+    if (f[1] !== 1) fail(`snapshot version ${f[1]}; this blend reads version 1`);
+    if (f[2] !== nl || f[3] !== nv) fail(`the snapshot is of a model with ${f[2]} links and ${f[3]} dofs; body "${this.body.name}" has ${nl} and ${nv}`);
+    if (f.length !== BLEND_HEAD + 5 * nl + 2 * nv) fail(`the snapshot holds ${f.length} numbers, expected ${BLEND_HEAD + 5 * nl + 2 * nv}`);
+    if (!(f[4] >= 0 && Number.isFinite(f[4]))) fail(`blend time ${f[4]} must be finite and >= 0`);
+    for (let i = 0; i < 2 * nl; i++) if (!(f[BLEND_HEAD + i] >= 0 && f[BLEND_HEAD + i] <= 1)) fail(`weight or goal ${i % nl} of ${i < nl ? 'weights' : 'goals'} is ${f[BLEND_HEAD + i]}, not within [0, 1]`);
+    this.blendTime = f[4];
+    let o = BLEND_HEAD;
+    for (const a of [this.weights, this.goal, this.speed, this.kin, this.age]) { a.set(f.subarray(o, o + nl)); o += nl; }
+    this.e0.set(f.subarray(o, o + nv));
+    this.de0.set(f.subarray(o + nv, o + 2 * nv));
+  }
+
+  /** The clip's q and qd (times the playback rate clock[1]) at the sampler's time into qc, qdc. */
+  private sampleClip(): void {
+    const sp = this.sampler, wrap = this.follower.wrap, r = this.clock[1];
+    sp.sampleQ(this.qc, wrap);
+    sp.sampleQd(this.qdc, wrap);
     for (let d = 0; d < this.qdc.length; d++) this.qdc[d] *= r;
   }
 
@@ -222,9 +267,9 @@ export class AnimationBlend {
     }
   }
 
-  /** Link i's entries of `out`: the clip's pose qc plus the offset tau seconds after it became kinematic. */
-  private offsetTarget(i: number, tau: number, qc: Float64Array, out: Float64Array): void {
-    const m = this.model, qo = m.qOffset[i], vo = m.vOffset[i], T = this.blendTime, s = this.s;
+  /** Link i's entries of `out`: the clip's pose qc plus the offset tau = age[i] seconds after it became kinematic. */
+  private offsetTarget(i: number, qc: Float64Array, out: Float64Array): void {
+    const tau = this.age[i], m = this.model, qo = m.qOffset[i], vo = m.vOffset[i], T = this.blendTime, s = this.s;
     const type = m.jointType[i];
     for (let k = qo; k < qo + m.jointNq[i]; k++) out[k] = qc[k];
     if (!(tau < T)) return;
@@ -267,13 +312,26 @@ function rotationOffset(q: ArrayLike<number>, qo: number, qd: ArrayLike<number>,
   de0[vo + 2] = vz + 0.5 * cz + c * ccz;
 }
 
-/** out[oo..oo+3] = exp(v / 2) for the rotation vector v[vo..vo+2]. */
+/** out[oo..oo+3] = exp(v / 2) for the rotation vector v[vo..vo+2] (sine and cosine through detMath.io: nothing boxed). */
 function expQuat(v: ArrayLike<number>, vo: number, out: Float64Array, oo: number): void {
-  const x = v[vo], y = v[vo + 1], z = v[vo + 2];
+  const x = v[vo], y = v[vo + 1], z = v[vo + 2], io = detMath.io;
   const th = Math.sqrt(x * x + y * y + z * z), h = 0.5 * th;
-  const k = th < 1e-8 ? 0.5 - (th * th) / 48 : detMath.sin(h) / th;
-  out[oo] = k * x; out[oo + 1] = k * y; out[oo + 2] = k * z; out[oo + 3] = detMath.cos(h);
+  let k: number;
+  if (th < 1e-8) k = 0.5 - (th * th) / 48;
+  else {
+    io[0] = h;
+    detMath.sinIO();
+    k = io[0] / th;
+  }
+  io[0] = h;
+  detMath.cosIO();
+  out[oo] = k * x; out[oo + 1] = k * y; out[oo + 2] = k * z; out[oo + 3] = io[0];
 }
+
+/** 'ABS1' read as a little-endian 32-bit number: the first number of an AnimationBlend snapshot. */
+const BLEND_MAGIC = 0x31534241;
+/** Numbers before a blend snapshot's weights. */
+const BLEND_HEAD = 5;
 
 function checkWeight(fn: string, what: string, w: number): number {
   if (typeof w !== 'number' || !(w >= 0 && w <= 1)) throw new RangeError(`AnimationBlend.${fn}: ${what} must be a number within [0, 1] (0 animated, 1 limp), got ${String(w)}`);

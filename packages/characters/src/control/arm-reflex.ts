@@ -73,6 +73,16 @@ export class ArmReflex {
     if (gn > 0) { this.up[0] = -g[0] / gn; this.up[1] = -g[1] / gn; this.up[2] = -g[2] / gn; } else this.up[1] = 1;
   }
 
+  /** The forward direction setForward remembered (trunk frame) into out[o..o+3) (MotionFollower.snapshot). */
+  saveForward(out: Float64Array, o: number): void {
+    out.set(this.forwardLocal, o);
+  }
+
+  /** Takes back what saveForward wrote (MotionFollower.restore). */
+  restoreForward(from: ArrayLike<number>, o: number): void {
+    for (let k = 0; k < 3; k++) this.forwardLocal[k] = from[o + k];
+  }
+
   /** Remembers the body's forward direction (world, horizontal) in the trunk's frame; `state` with forward kinematics done. */
   setForward(state: State, forward: ArrayLike<number>): void {
     const P = state.work.pose, o = 12 * this.trunk;

@@ -48,6 +48,11 @@ import { projectIntoLimits } from './joint-range.js';
 import { lowestShapePoint } from './shape-bounds.js';
 import type { JointGroup, PerGroup } from './joint-groups.js';
 
+/** 'GUS1' read as a little-endian 32-bit number: the first number of a GetUp snapshot. */
+const GETUP_MAGIC = 0x31535547;
+/** Numbers before a get-up snapshot's follower snapshot. */
+const GETUP_HEAD = 10;
+
 /** Which way a body lies: 'faceUp' (supine) or 'faceDown' (prone). */
 export type LyingSide = 'faceUp' | 'faceDown';
 
@@ -404,13 +409,6 @@ export class GetUp {
     return this.time >= this.duration + this.assistFade;
   }
 
-  /** The assist's scale at the current time: 1 until the last key, then down to 0 over the fade time. */
-  private assistScale(): number {
-    const over = this.time - this.duration;
-    if (over <= 0) return 1;
-    return this.assistFade > 0 ? Math.max(0, 1 - over / this.assistFade) : 0;
-  }
-
   /**
    * Before each `world.step(dt)`: adds the root assist, a PD force and torque at the pelvis toward
    * the path's root position and orientation, each bounded (its magnitude) by the assist's bounds
@@ -420,7 +418,10 @@ export class GetUp {
     const F = this.assistFigures;
     F[0] = 0;
     F[1] = 0;
-    const scale = this.assistScale();
+    // the assist's scale: 1 until the last key, then down to 0 over the fade time (from the typed arrays: nothing boxed)
+    const kt0 = this.keyT, over = (this.world.time - this.times[0]) - kt0[kt0.length - 1];
+    let scale = 1;
+    if (over > 0) scale = this.assistFade > 0 ? Math.max(0, 1 - over / this.assistFade) : 0;
     if (scale <= 0 || !this.follower.enabled) return;
     const st = this.body.state, ro = this.rootQ, vo = this.rootV, nq = this.model.nq;
     const kt = this.keyT, ft = this.frameTimes, nf = ft.length, Q = this.trajectory.q;
@@ -449,8 +450,8 @@ export class GetUp {
     const K = this.keyQ, a = seg * nq + ro, b = a + nq, W = this.segmentTurn;
     const v = this.v3, q = st.q, qd = st.qd;
     // world velocities: current v[0..2] linear, v[3..5] angular; target v[6..8], v[9..11]
-    quatRotate(q, ro + 3, qd, vo + 3, v, 0);
-    quatRotate(q, ro + 3, qd, vo, v, 3);
+    turn(q, ro + 3, false, qd, vo + 3, v, 0);
+    turn(q, ro + 3, false, qd, vo, v, 3);
     for (let k = 0; k < 3; k++) {
       v[6 + k] = (K[b + k] - K[a + k]) * ds;
       v[9 + k] = W[3 * seg + k] * ds;
@@ -472,10 +473,10 @@ export class GetUp {
     // usual quaternion feedback, free of trigonometry
     const wx = v[9] - v[3], wy = v[10] - v[4], wz = v[11] - v[5];
     const e = this.r12;
-    quatConjMultiply(q, ro + 3, tq, 3, e, 8); // Q^-1 Q_d: the error in the link frame
+    conjMultiply(q, ro + 3, tq, 3, e, 8); // Q^-1 Q_d: the error in the link frame
     const es = e[11] < 0 ? -2 : 2;
     e[8] *= es; e[9] *= es; e[10] *= es;
-    quatRotate(q, ro + 3, e, 8, e, 0);
+    turn(q, ro + 3, false, e, 8, e, 0);
     let tx = this.inertia * (kp * e[0] + kd * wx);
     let ty = this.inertia * (kp * e[1] + kd * wy);
     let tz = this.inertia * (kp * e[2] + kd * wz);
@@ -483,8 +484,8 @@ export class GetUp {
     if (tn > tmax) { const r = tmax / tn; tx *= r; ty *= r; tz *= r; }
     // into the free joint's force coordinates: [moment; force] in the link frame, about its origin
     e[3] = fx; e[4] = fy; e[5] = fz; e[6] = tx; e[7] = ty; e[8] = tz;
-    quatRotateInverse(q, ro + 3, e, 3, e, 3);
-    quatRotateInverse(q, ro + 3, e, 6, e, 6);
+    turn(q, ro + 3, true, e, 3, e, 3);
+    turn(q, ro + 3, true, e, 6, e, 6);
     st.tau[vo] += e[6]; st.tau[vo + 1] += e[7]; st.tau[vo + 2] += e[8];
     st.tau[vo + 3] += e[3]; st.tau[vo + 4] += e[4]; st.tau[vo + 5] += e[5];
     st.work.dynamicsValid = false;
@@ -496,10 +497,80 @@ export class GetUp {
     F[4] += af * dt;
   }
 
+  /**
+   * What the get-up carries from step to step, as numbers, for a rollback with World.snapshot: its
+   * start time (its phase is the World's time since), the assist's figures, a check number of its
+   * path, and its follower's snapshot (MotionFollower.snapshot). Layout: GETUP_MAGIC, version, nq,
+   * path check, start time, the five figures, then the follower's numbers. Written into `out` when
+   * it is long enough (the snapshot is then the subarray returned).
+   *
+   * The path is built from the pose the body lay in when the get-up began, so restore() takes a
+   * snapshot into a GetUp built from that same pose (in a World restored to the moment the get-up
+   * began, say): one built from another pose is refused.
+   */
+  snapshot(out?: Float64Array): Float64Array {
+    const fs = this.follower.snapshot();
+    const n = GETUP_HEAD + fs.length;
+    const f = out && out.length >= n ? out.subarray(0, n) : new Float64Array(n);
+    f[0] = GETUP_MAGIC; f[1] = 1; f[2] = this.model.nq; f[3] = this.pathCheck();
+    f[4] = this.times[0];
+    f.set(this.assistFigures, 5);
+    f.set(fs, GETUP_HEAD);
+    return f;
+  }
+
+  /** Takes back what snapshot() wrote; refused with a RangeError, before anything changes, when it is not a snapshot of a get-up along this one's path. */
+  restore(snapshot: Float64Array): void {
+    const f = snapshot;
+    const fail = (why: string): never => { throw new RangeError(`GetUp.restore: ${why}`); };
+    if (!(f instanceof Float64Array)) fail('expected the Float64Array that GetUp.snapshot returned');
+    if (f.length < GETUP_HEAD || f[0] !== GETUP_MAGIC) fail(`number 0 does not start a get-up snapshot (${f.length} numbers)`);
+    if (f[1] !== 1) fail(`snapshot version ${f[1]}; this get-up reads version 1`);
+    if (f[2] !== this.model.nq) fail(`the snapshot is of a model with ${f[2]} q; body "${this.body.name}" has ${this.model.nq}`);
+    if (f[3] !== this.pathCheck()) fail(`the snapshot's get-up went along another path (built from another lying pose); build this GetUp from the pose the snapshot's began in`);
+    if (!Number.isFinite(f[4])) fail(`start time ${f[4]} is not finite`);
+    this.follower.restore(f.subarray(GETUP_HEAD));
+    this.times[0] = f[4];
+    this.assistFigures.set(f.subarray(5, GETUP_HEAD));
+  }
+
+  /** FNV-1a of the key poses' bits: the same path gives the same number. */
+  private pathCheck(): number {
+    const u = new Uint32Array(this.keyQ.buffer, this.keyQ.byteOffset, 2 * this.keyQ.length);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < u.length; i++) h = Math.imul(h ^ u[i], 0x01000193) >>> 0;
+    return h;
+  }
+
   /** Removes the drives (the body is a ragdoll again, or ready for another controller). */
   remove(): void {
     this.follower.remove();
   }
+}
+
+/**
+ * out = q v q* (or q* v q, inverse): quatRotate and quatRotateInverse for the typed arrays of the
+ * update alone (the motion helpers, also called with plain arrays, may run polymorphic, and the
+ * update must allocate nothing). The same arithmetic.
+ */
+function turn(q: Float64Array, qo: number, inverse: boolean, v: Float64Array, vo: number, out: Float64Array, oo: number): void {
+  const sg = inverse ? -1 : 1;
+  const x = sg * q[qo], y = sg * q[qo + 1], z = sg * q[qo + 2], w = q[qo + 3];
+  const vx = v[vo], vy = v[vo + 1], vz = v[vo + 2];
+  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
+  out[oo] = vx + w * tx + (y * tz - z * ty);
+  out[oo + 1] = vy + w * ty + (z * tx - x * tz);
+  out[oo + 2] = vz + w * tz + (x * ty - y * tx);
+}
+
+/** out = conj(a) * b (quatConjMultiply for the update's typed arrays, as `turn`). */
+function conjMultiply(a: Float64Array, ao: number, b: Float64Array, bo: number, out: Float64Array, oo: number): void {
+  const ax = -a[ao], ay = -a[ao + 1], az = -a[ao + 2], aw = a[ao + 3];
+  const bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
+  out[oo] = aw * bx + ax * bw + ay * bz - az * by;
+  out[oo + 1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[oo + 2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[oo + 3] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
 /** Rotation vector (world) of R_b R_a^T for unit quaternions a and b, into out[oo..oo+2]. */

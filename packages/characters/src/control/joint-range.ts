@@ -4,7 +4,8 @@
  * (Kokkevis 8.2): revolute and prismatic joints against [lower, upper]; spherical joints by a
  * swing-twist decomposition q = swing * twist about the twist axis a, the swing angle against an
  * elliptical cone (half-angles swing[0], swing[1] about the axes u, v perpendicular to a) and the
- * twist angle 2 atan2(q_vec . a, w) against [twist[0], twist[1]].
+ * twist angle 2 atan2(q_vec . a, w) against [twist[0], twist[1]]; for a cone centred off the rest
+ * pose (SphericalLimits.swingCentre, centre C) the decomposition is of C^-1 q.
  *
  * A motion clip retargeted onto a model may leave its range (the humanoid preset's ankle cone is
  * symmetric, +-35 degrees, while a push-off plantarflexes further); a drive asked to follow such a
@@ -21,11 +22,16 @@ type Limits = NonNullable<Model['sphericalLimits'][number]>;
  * out[o..o+3) and out[o+3..o+6) (the swing-twist measure here and LimitGuard's rows both use them).
  */
 export function coneAxesInto(a: ArrayLike<number>, out: Float64Array, o: number): void {
+  const io = detMath.io;
   let ux = 1 - a[0] * a[0], uy = -a[0] * a[1], uz = -a[0] * a[2];
-  let n = detMath.hypot(ux, uy, uz);
+  io[0] = ux; io[1] = uy; io[2] = uz; io[3] = 0;
+  detMath.hypotIO();
+  let n = io[0];
   if (n < 1e-6) {
     ux = -a[2] * a[0]; uy = -a[2] * a[1]; uz = 1 - a[2] * a[2];
-    n = detMath.hypot(ux, uy, uz);
+    io[0] = ux; io[1] = uy; io[2] = uz; io[3] = 0;
+    detMath.hypotIO();
+    n = io[0];
   }
   ux /= n; uy /= n; uz /= n;
   out[o] = ux; out[o + 1] = uy; out[o + 2] = uz;
@@ -38,26 +44,45 @@ export function coneAxesInto(a: ArrayLike<number>, out: Float64Array, o: number)
  * ST[THETA] the swing angle, ST[N..N+3) the unit swing axis (perpendicular to the twist axis a),
  * ST[PSI] the twist angle about a in (-pi, pi], ST[CONE] the cone's half-angle along the swing axis.
  */
-const THETA = 0, N = 1, PSI = 4, CONE = 5, ST_U = 6, ST_V = 9;
-const ST = new Float64Array(12);
+const THETA = 0, N = 1, PSI = 4, CONE = 5, ST_U = 6, ST_V = 9, EXCESS = 12;
+const ST = new Float64Array(13);
 
 function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): void {
-  const a = lim.twistAxis;
+  // (the elementary functions through detMath.io: the step calls this, and nothing may be boxed)
+  const a = lim.twistAxis, io = detMath.io;
   let x = q[o], y = q[o + 1], z = q[o + 2], w = q[o + 3];
+  const C = lim.centre;
+  if (C !== undefined) {
+    // a cone centred off the rest pose: the range is that of C^-1 Q (SphericalLimits.swingCentre)
+    const cx = -C[0], cy = -C[1], cz = -C[2], cw = C[3];
+    const X = cw * x + cx * w + cy * z - cz * y;
+    const Y = cw * y - cx * z + cy * w + cz * x;
+    const Z = cw * z + cx * y - cy * x + cz * w;
+    const W = cw * w - cx * x - cy * y - cz * z;
+    x = X; y = Y; z = Z; w = W;
+  }
   if (w < 0) { x = -x; y = -y; z = -z; w = -w; }
   // twist t = normalise([(v . a) a, w]); swing s = q t^-1
   const p = x * a[0] + y * a[1] + z * a[2];
-  let psi = 2 * detMath.atan2(p, w);
+  io[0] = p; io[3] = w;
+  detMath.atan2IO();
+  let psi = 2 * io[0];
   if (psi > Math.PI) psi -= 2 * Math.PI;
-  const tn = detMath.hypot(p, w);
+  io[0] = p; io[1] = w; io[2] = 0; io[3] = 0;
+  detMath.hypotIO();
+  const tn = io[0];
   const tx = (p * a[0]) / tn, ty = (p * a[1]) / tn, tz = (p * a[2]) / tn, tw = w / tn;
   // s = q * conj(t)
   const sx = w * -tx + x * tw + y * -tz - z * -ty;
   const sy = w * -ty - x * -tz + y * tw + z * -tx;
   const sz = w * -tz + x * -ty - y * -tx + z * tw;
   const sw = w * tw - x * -tx - y * -ty - z * -tz;
-  const sn = detMath.hypot(sx, sy, sz);
-  ST[THETA] = 2 * detMath.atan2(sn, Math.abs(sw));
+  io[0] = sx; io[1] = sy; io[2] = sz; io[3] = 0;
+  detMath.hypotIO();
+  const sn = io[0];
+  io[0] = sn; io[3] = Math.abs(sw);
+  detMath.atan2IO();
+  ST[THETA] = 2 * io[0];
   const sg = sw < 0 ? -1 : 1;
   if (sn > 1e-12) { ST[N] = (sg * sx) / sn; ST[N + 1] = (sg * sy) / sn; ST[N + 2] = (sg * sz) / sn; } else { ST[N] = 0; ST[N + 1] = 0; ST[N + 2] = 0; }
   let cone = Math.max(lim.swing[0], lim.swing[1]);
@@ -73,10 +98,16 @@ function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): void {
 
 /** Excursion (rad) of spherical joint `link` past its cone or twist range; 0 inside (or without limits). */
 export function sphericalExcess(model: Model, q: ArrayLike<number>, link: number): number {
+  sphericalExcessInto(model, q, link, ST, EXCESS);
+  return ST[EXCESS];
+}
+
+/** sphericalExcess written into out[o] (the step's form: a number returned from a call the engine does not inline is boxed). */
+export function sphericalExcessInto(model: Model, q: ArrayLike<number>, link: number, out: Float64Array, o: number): void {
   const lim = model.sphericalLimits[link];
-  if (!lim) return 0;
+  if (!lim) { out[o] = 0; return; }
   swingTwist(q, model.qOffset[link], lim);
-  return Math.max(0, ST[THETA] - ST[CONE], lim.twist[0] - ST[PSI], ST[PSI] - lim.twist[1]);
+  out[o] = Math.max(0, ST[THETA] - ST[CONE], lim.twist[0] - ST[PSI], ST[PSI] - lim.twist[1]);
 }
 
 /** Largest excursion (rad or m) of each joint past its limits; 0 inside. Keys are joint names. */
@@ -121,7 +152,11 @@ export function projectIntoLimits(model: Model, q: Float64Array, qOffset = 0): n
       const a = lim.twistAxis;
       quatFromAxisAngle(ST[N], ST[N + 1], ST[N + 2], theta, scratch, 0);
       quatFromAxisAngle(a[0], a[1], a[2], psi, scratch, 4);
-      quatMultiply(scratch, 0, scratch, 4, q, qo);
+      if (lim.centre) {
+        // back from C^-1 Q to Q
+        quatMultiply(scratch, 0, scratch, 4, scratch, 0);
+        quatMultiply(lim.centre, 0, scratch, 0, q, qo);
+      } else quatMultiply(scratch, 0, scratch, 4, q, qo);
       quatNormalize(q, qo);
     }
   }

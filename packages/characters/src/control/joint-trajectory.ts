@@ -13,7 +13,7 @@
 import { JointType, type Model } from '@sinew/featherstone';
 import type { MotionClip, WrapMode } from '../motion/clip.js';
 import {
-  quatConjMultiply, quatFromAxisAngle, quatFromMatrix, quatMultiply, quatNormalize, quatRotate, quatRotateInverse, quatSlerp, quatToRotationVector, wrapAngle,
+  quatConjMultiply, quatFromMatrix, quatMultiply, quatNormalize, quatRotate, quatRotateInverse, quatSlerpAt, quatToRotationVector, SLERP_F,
 } from '../motion/quat.js';
 import type { Retargeter } from '../motion/retarget.js';
 import { projectIntoLimits } from './joint-range.js';
@@ -38,11 +38,9 @@ export class JointTrajectory {
   readonly frameCount: number;
   wrap: WrapMode;
   differenceStep: number;
-  private readonly qa: Float64Array;
-  private readonly qb: Float64Array;
-  private readonly va: Float64Array;
-  private readonly vb: Float64Array;
   private readonly tmp = new Float64Array(8);
+  /** The sampler of sampleQ, sampleQd and sampleQdd. */
+  private readonly sampler: TrajectorySampler;
 
   constructor(model: Model, times: ArrayLike<number>, q: ArrayLike<number>, options: JointTrajectoryOptions = {}) {
     const nf = times.length;
@@ -63,11 +61,8 @@ export class JointTrajectory {
     const dt = nf > 1 ? (this.times[nf - 1] - this.times[0]) / (nf - 1) : 1 / 120;
     this.differenceStep = options.differenceStep ?? Math.max(2 * dt, 1 / 240);
     if (!(this.differenceStep > 0)) throw new RangeError(`JointTrajectory "${this.name}": differenceStep must be > 0`);
-    this.qa = new Float64Array(model.nq);
-    this.qb = new Float64Array(model.nq);
-    this.va = new Float64Array(model.nv);
-    this.vb = new Float64Array(model.nv);
     this.canonicalize();
+    this.sampler = new TrajectorySampler(this);
   }
 
   /** Retargets every frame of a clip (the Retargeter's q at the clip's sample times). */
@@ -111,33 +106,8 @@ export class JointTrajectory {
   /** q at time t: lerp of angles and positions, slerp of quaternions. */
   sampleQ(t: number, out: Float64Array = new Float64Array(this.model.nq), wrap: WrapMode = this.wrap): Float64Array {
     if (!Number.isFinite(t)) throw new RangeError(`JointTrajectory "${this.name}".sampleQ: time ${t} is not finite`);
-    const m = this.model, nq = m.nq, Q = this.q;
-    if (this.frameCount === 1) {
-      out.set(Q.subarray(0, nq));
-      return out;
-    }
-    const u = this.localTime(t, wrap);
-    const k = this.segmentAt(u);
-    const t0 = this.times[k], t1 = this.times[k + 1];
-    let f = (u - t0) / (t1 - t0);
-    f = f < 0 ? 0 : f > 1 ? 1 : f;
-    const a = k * nq, b = a + nq;
-    for (let i = 0; i < m.nLinks; i++) {
-      const qo = m.qOffset[i];
-      switch (m.jointType[i]) {
-        case JointType.revolute:
-        case JointType.prismatic:
-          out[qo] = Q[a + qo] + f * (Q[b + qo] - Q[a + qo]);
-          break;
-        case JointType.spherical:
-          quatSlerp(Q, a + qo, Q, b + qo, f, out, qo);
-          break;
-        case JointType.free:
-          for (let c = 0; c < 3; c++) out[qo + c] = Q[a + qo + c] + f * (Q[b + qo + c] - Q[a + qo + c]);
-          quatSlerp(Q, a + qo + 3, Q, b + qo + 3, f, out, qo + 3);
-          break;
-      }
-    }
+    this.sampler.time[0] = t;
+    this.sampler.sampleQ(out, wrap);
     return out;
   }
 
@@ -146,96 +116,21 @@ export class JointTrajectory {
    * slid inside the trajectory at the ends of a clamped one (one-sided there).
    */
   sampleQd(t: number, out: Float64Array = new Float64Array(this.model.nv), wrap: WrapMode = this.wrap): Float64Array {
-    this.window(t, this.differenceStep, wrap);
-    const a = this.winA, b = this.winB;
-    out.fill(0);
-    if (!(b > a)) return out;
-    this.sampleQ(a, this.qa, wrap);
-    this.sampleQ(b, this.qb, wrap);
-    this.difference(this.qa, this.qb, b - a, out);
+    this.sampler.time[0] = t;
+    this.sampler.sampleQd(out, wrap);
     return out;
   }
 
   /** qdd at time t: (qd(t + h/2) - qd(t - h/2)) / h, the qd being central differences themselves. */
   sampleQdd(t: number, out: Float64Array = new Float64Array(this.model.nv), wrap: WrapMode = this.wrap): Float64Array {
-    const h = this.differenceStep;
-    this.window(t, 2 * h, wrap);
-    const a = this.winA, b = this.winB;
-    out.fill(0);
-    if (!(b - a > 1.5 * h)) return out;
-    const mid = 0.5 * (a + b);
-    // qd over [a, mid] and [mid, b]
-    this.sampleQ(a, this.qa, wrap);
-    this.sampleQ(mid, this.qb, wrap);
-    this.difference(this.qa, this.qb, mid - a, this.va);
-    this.sampleQ(b, this.qa, wrap);
-    this.difference(this.qb, this.qa, b - mid, this.vb);
-    const s = 2 / (b - a);
-    for (let d = 0; d < out.length; d++) out[d] = (this.vb[d] - this.va[d]) * s;
+    this.sampler.time[0] = t;
+    this.sampler.sampleQdd(out, wrap);
     return out;
   }
 
   /** Largest key index k with times[k] <= u (k <= frameCount - 2). */
   segmentAt(u: number): number {
-    const times = this.times;
-    let lo = 0, hi = this.frameCount - 2;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (times[mid] <= u) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
-
-  /** [t - w/2, t + w/2] into winA, winB, slid inside the trajectory when it is clamped (no allocation: the step calls this). */
-  private winA = 0;
-  private winB = 0;
-  private window(t: number, w: number, wrap: WrapMode): void {
-    if (wrap === 'loop' && this.duration > 0) {
-      this.winA = t - 0.5 * w;
-      this.winB = t + 0.5 * w;
-      return;
-    }
-    const u = this.localTime(t, 'clamp');
-    let a = u - 0.5 * w, b = u + 0.5 * w;
-    if (a < this.startTime) { b = Math.min(this.endTime, b + this.startTime - a); a = this.startTime; }
-    if (b > this.endTime) { a = Math.max(this.startTime, a - (b - this.endTime)); b = this.endTime; }
-    this.winA = a;
-    this.winB = b;
-  }
-
-  /** Velocity carrying qa to qb in time dt (featherstone's qd layout). */
-  private difference(qa: Float64Array, qb: Float64Array, dt: number, out: Float64Array): void {
-    const m = this.model, tmp = this.tmp;
-    for (let i = 0; i < m.nLinks; i++) {
-      const qo = m.qOffset[i], vo = m.vOffset[i];
-      switch (m.jointType[i]) {
-        case JointType.revolute:
-          out[vo] = wrapAngle(qb[qo] - qa[qo]) / dt;
-          break;
-        case JointType.prismatic:
-          out[vo] = (qb[qo] - qa[qo]) / dt;
-          break;
-        case JointType.spherical:
-          quatConjMultiply(qa, qo, qb, qo, tmp, 0);
-          quatToRotationVector(tmp, 0, out, vo);
-          for (let c = 0; c < 3; c++) out[vo + c] /= dt;
-          break;
-        case JointType.free: {
-          quatConjMultiply(qa, qo + 3, qb, qo + 3, tmp, 0);
-          quatToRotationVector(tmp, 0, out, vo);
-          for (let c = 0; c < 3; c++) out[vo + c] /= dt;
-          // origin velocity in the link frame at the rotation halfway (featherstone's integrator takes the midpoint too)
-          tmp[4] = (qb[qo] - qa[qo]) / dt; tmp[5] = (qb[qo + 1] - qa[qo + 1]) / dt; tmp[6] = (qb[qo + 2] - qa[qo + 2]) / dt;
-          const sx = 0.5 * out[vo] * dt, sy = 0.5 * out[vo + 1] * dt, sz = 0.5 * out[vo + 2] * dt;
-          const th = detMath.hypot(sx, sy, sz);
-          quatFromAxisAngle(th > 0 ? sx / th : 1, th > 0 ? sy / th : 0, th > 0 ? sz / th : 0, th, tmp, 0);
-          quatMultiply(qa, qo + 3, tmp, 0, tmp, 0);
-          quatRotateInverse(tmp, 0, tmp, 4, out, vo + 3);
-          break;
-        }
-      }
-    }
+    return segmentAt(this.times, this.frameCount, u);
   }
 
   /** Unit quaternions, each track kept in one hemisphere from key to key. */
@@ -312,4 +207,206 @@ function rootJointFrame(m: Model): { jr: Float64Array; jp: Float64Array } {
   const jr = new Float64Array(4);
   quatFromMatrix(R, 0, jr, 0);
   return { jr, jp: Float64Array.from(E.subarray(9, 12)) };
+}
+
+/** Largest key index k with times[k] <= u (k <= frameCount - 2). */
+function segmentAt(times: Float64Array, frameCount: number, u: number): number {
+  let lo = 0, hi = frameCount - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (times[mid] <= u) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The sampling of a JointTrajectory (its sampleQ, sampleQd, sampleQdd) with the time in a typed
+ * array and its own scratch: a follower's step samples its clip through one of these, the time
+ * written to `time[0]`, so that no number crosses a call that the engine may not inline (which
+ * would box it: a heap allocation per call). The same arithmetic, so the same bits, as the
+ * trajectory's own methods, which call it.
+ */
+export class TrajectorySampler {
+  readonly traj: JointTrajectory;
+  /**
+   * [0] the time to sample (written by the caller); the rest scratch: [1] the time being read,
+   * [2] its local time, [3], [4] the difference window, [5] the difference's time step.
+   */
+  readonly time = new Float64Array(6);
+  private readonly qa: Float64Array;
+  private readonly qb: Float64Array;
+  private readonly va: Float64Array;
+  private readonly vb: Float64Array;
+  private readonly tmp = new Float64Array(8);
+
+  constructor(traj: JointTrajectory) {
+    this.traj = traj;
+    const m = traj.model;
+    this.qa = new Float64Array(m.nq);
+    this.qb = new Float64Array(m.nq);
+    this.va = new Float64Array(m.nv);
+    this.vb = new Float64Array(m.nv);
+  }
+
+  /** q at time[0] into out (JointTrajectory.sampleQ). */
+  sampleQ(out: Float64Array, wrap: WrapMode): void {
+    const T = this.time;
+    if (!Number.isFinite(T[0])) throw new RangeError(`JointTrajectory "${this.traj.name}".sampleQ: time ${T[0]} is not finite`);
+    T[1] = T[0];
+    this.qAt(out, wrap);
+  }
+
+  /** qd at time[0] into out (JointTrajectory.sampleQd). */
+  sampleQd(out: Float64Array, wrap: WrapMode): void {
+    const T = this.time, traj = this.traj;
+    T[5] = traj.differenceStep;
+    this.window(wrap);
+    out.fill(0);
+    if (!(T[4] > T[3])) return;
+    T[1] = T[3];
+    this.qAt(this.qa, wrap);
+    T[1] = T[4];
+    this.qAt(this.qb, wrap);
+    T[5] = T[4] - T[3];
+    this.difference(this.qa, this.qb, out);
+  }
+
+  /** qdd at time[0] into out (JointTrajectory.sampleQdd). */
+  sampleQdd(out: Float64Array, wrap: WrapMode): void {
+    const T = this.time, h = this.traj.differenceStep;
+    T[5] = 2 * h;
+    this.window(wrap);
+    const a = T[3], b = T[4];
+    out.fill(0);
+    if (!(b - a > 1.5 * h)) return;
+    const mid = 0.5 * (a + b);
+    // qd over [a, mid] and [mid, b]
+    T[1] = a;
+    this.qAt(this.qa, wrap);
+    T[1] = mid;
+    this.qAt(this.qb, wrap);
+    T[5] = mid - a;
+    this.difference(this.qa, this.qb, this.va);
+    T[1] = b;
+    this.qAt(this.qa, wrap);
+    T[5] = b - mid;
+    this.difference(this.qb, this.qa, this.vb);
+    const s = 2 / (b - a);
+    for (let d = 0; d < out.length; d++) out[d] = (this.vb[d] - this.va[d]) * s;
+  }
+
+  /** time[2] = the local time of time[1] (JointTrajectory.localTime). */
+  private local(wrap: WrapMode): void {
+    const T = this.time, times = this.traj.times, t = T[1];
+    const t0 = times[0], d = times[this.traj.frameCount - 1] - t0;
+    if (wrap === 'loop' && d > 0) {
+      const u = (t - t0) % d;
+      T[2] = t0 + (u < 0 ? u + d : u);
+      return;
+    }
+    T[2] = t < t0 ? t0 : t > t0 + d ? t0 + d : t;
+  }
+
+  /** q at time[1] into out. */
+  private qAt(out: Float64Array, wrap: WrapMode): void {
+    const traj = this.traj, m = traj.model, nq = m.nq, Q = traj.q, T = this.time;
+    if (traj.frameCount === 1) {
+      for (let k = 0; k < nq; k++) out[k] = Q[k];
+      return;
+    }
+    this.local(wrap);
+    const u = T[2];
+    const k = segmentAt(traj.times, traj.frameCount, u);
+    const t0 = traj.times[k], t1 = traj.times[k + 1];
+    let f = (u - t0) / (t1 - t0);
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    SLERP_F[0] = f;
+    const a = k * nq, b = a + nq;
+    for (let i = 0; i < m.nLinks; i++) {
+      const qo = m.qOffset[i];
+      switch (m.jointType[i]) {
+        case JointType.revolute:
+        case JointType.prismatic:
+          out[qo] = Q[a + qo] + f * (Q[b + qo] - Q[a + qo]);
+          break;
+        case JointType.spherical:
+          quatSlerpAt(Q, a + qo, Q, b + qo, out, qo);
+          break;
+        case JointType.free:
+          for (let c = 0; c < 3; c++) out[qo + c] = Q[a + qo + c] + f * (Q[b + qo + c] - Q[a + qo + c]);
+          quatSlerpAt(Q, a + qo + 3, Q, b + qo + 3, out, qo + 3);
+          break;
+      }
+    }
+  }
+
+  /** [t - w/2, t + w/2] (t = time[0], w = time[5]) into time[3], time[4], slid inside the trajectory when it is clamped. */
+  private window(wrap: WrapMode): void {
+    const T = this.time, traj = this.traj, times = traj.times, t = T[0], w = T[5];
+    const start = times[0], end = times[traj.frameCount - 1];
+    if (wrap === 'loop' && end - start > 0) {
+      T[3] = t - 0.5 * w;
+      T[4] = t + 0.5 * w;
+      return;
+    }
+    T[1] = t;
+    this.local('clamp');
+    const u = T[2];
+    let a = u - 0.5 * w, b = u + 0.5 * w;
+    if (a < start) { b = Math.min(end, b + start - a); a = start; }
+    if (b > end) { a = Math.max(start, a - (b - end)); b = end; }
+    T[3] = a;
+    T[4] = b;
+  }
+
+  /** Velocity carrying qa to qb in time dt = time[5] (featherstone's qd layout). */
+  private difference(qa: Float64Array, qb: Float64Array, out: Float64Array): void {
+    const m = this.traj.model, tmp = this.tmp, dt = this.time[5], io = detMath.io;
+    for (let i = 0; i < m.nLinks; i++) {
+      const qo = m.qOffset[i], vo = m.vOffset[i];
+      switch (m.jointType[i]) {
+        case JointType.revolute: {
+          // the change wrapped into (-pi, pi] (wrapAngle)
+          let a = qb[qo] - qa[qo];
+          if (a > Math.PI || a <= -Math.PI) {
+            a = a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
+            if (a <= -Math.PI) a += 2 * Math.PI;
+          }
+          out[vo] = a / dt;
+          break;
+        }
+        case JointType.prismatic:
+          out[vo] = (qb[qo] - qa[qo]) / dt;
+          break;
+        case JointType.spherical:
+          quatConjMultiply(qa, qo, qb, qo, tmp, 0);
+          quatToRotationVector(tmp, 0, out, vo);
+          for (let c = 0; c < 3; c++) out[vo + c] /= dt;
+          break;
+        case JointType.free: {
+          quatConjMultiply(qa, qo + 3, qb, qo + 3, tmp, 0);
+          quatToRotationVector(tmp, 0, out, vo);
+          for (let c = 0; c < 3; c++) out[vo + c] /= dt;
+          // origin velocity in the link frame at the rotation halfway (featherstone's integrator takes the midpoint too)
+          tmp[4] = (qb[qo] - qa[qo]) / dt; tmp[5] = (qb[qo + 1] - qa[qo + 1]) / dt; tmp[6] = (qb[qo + 2] - qa[qo + 2]) / dt;
+          const sx = 0.5 * out[vo] * dt, sy = 0.5 * out[vo + 1] * dt, sz = 0.5 * out[vo + 2] * dt;
+          io[0] = sx; io[1] = sy; io[2] = sz; io[3] = 0;
+          detMath.hypotIO();
+          const th = io[0];
+          // the turn by th about (sx, sy, sz) / th (quatFromAxisAngle)
+          const x = th > 0 ? sx / th : 1, y = th > 0 ? sy / th : 0, z = th > 0 ? sz / th : 0, h = 0.5 * th;
+          io[0] = h;
+          detMath.sinIO();
+          const s = io[0];
+          io[0] = h;
+          detMath.cosIO();
+          tmp[0] = x * s; tmp[1] = y * s; tmp[2] = z * s; tmp[3] = io[0];
+          quatMultiply(qa, qo + 3, tmp, 0, tmp, 0);
+          quatRotateInverse(tmp, 0, tmp, 4, out, vo + 3);
+          break;
+        }
+      }
+    }
+  }
 }

@@ -29,7 +29,7 @@
 import { JointType, type Model } from '@sinew/featherstone';
 import type { Body, ConstraintSource, StepContext, World } from '@sinew/constraints';
 import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
-import { coneAxesInto, sphericalExcess } from './joint-range.js';
+import { coneAxesInto, sphericalExcessInto } from './joint-range.js';
 import { detMath } from '@sinew/featherstone';
 
 /** Options of the SphericalLimitGuard: margin, swing-twist handling and which rows it adds. */
@@ -47,10 +47,13 @@ export interface SphericalLimitGuardOptions {
   rows?: boolean;
 }
 
-/** Warm-start key of a guard row: its own key space, away from the World's. */
-function guardKey(body: number, link: number, which: number): number {
-  return ((7 * 4096 + body) * 65536 + link) * 8 + which;
+/** Writes the warm-start key of a guard row to rows.key[r]: its own key space, away from the World's. (Written, not returned: the key is no small integer, and a returned one would be boxed.) */
+function setGuardKey(rows: RowBuffer, r: number, body: number, link: number, which: number): void {
+  rows.key[r] = ((7 * 4096 + body) * 65536 + link) * 8 + which;
 }
+
+/** Slots of SphericalLimitGuard's scratch. */
+const H = 24, VN = 25, VM = 28, EXCESS = 31, QR = 32;
 
 /** Rows that keep ball joints inside their swing cones and twist ranges while a motion is followed. */
 export class SphericalLimitGuard implements ConstraintSource {
@@ -75,14 +78,15 @@ export class SphericalLimitGuard implements ConstraintSource {
   addRows(rows: RowBuffer, ctx: StepContext): void {
     const bodies = ctx.bodies;
     if (this.start.length !== bodies.length) this.start = bodies.map((b) => new Float64Array(b.model.nLinks));
+    this.f[H] = ctx.h;
     for (let k = 0; k < bodies.length; k++) {
       const b = bodies[k];
       if (b.sleeping) continue;
       const m = b.model, s = this.start[k];
       for (let i = 0; i < m.nLinks; i++) {
         if (m.jointType[i] !== JointType.spherical || !m.sphericalLimits[i]) { s[i] = 0; continue; }
-        s[i] = sphericalExcess(m, b.state.q, i);
-        if (this.rows) this.addJointRows(rows, b, i, ctx.h);
+        sphericalExcessInto(m, b.state.q, i, s, i);
+        if (this.rows) this.addJointRows(rows, b, i);
       }
     }
   }
@@ -96,38 +100,67 @@ export class SphericalLimitGuard implements ConstraintSource {
       const m = b.model, s = this.start[k];
       for (let i = 0; i < m.nLinks; i++) {
         if (m.jointType[i] !== JointType.spherical || !m.sphericalLimits[i]) continue;
-        const e = sphericalExcess(m, b.state.q, i) - s[i];
+        sphericalExcessInto(m, b.state.q, i, this.f, EXCESS);
+        const e = this.f[EXCESS] - s[i];
         if (e > worst) worst = e;
       }
     }
     out[0] = worst;
   }
 
-  private readonly f = new Float64Array(24);
+  /**
+   * Scratch of the rows, in a typed array (numbers passed to calls the engine may not inline, or
+   * stored in fields, are boxed): the vectors at 0..24 (see addJointRows), the step length at H,
+   * the vectors n and m at VN, VM, an excess at EXCESS, the rotation from a cone's centre at QR.
+   */
+  private readonly f = new Float64Array(36);
 
-  private addJointRows(rows: RowBuffer, body: Body, link: number, h: number): void {
+  private addJointRows(rows: RowBuffer, body: Body, link: number): void {
     const m: Model = body.model;
     const lim = m.sphericalLimits[link]!;
-    const q = body.state.q, qo = m.qOffset[link];
+    const f = this.f, h = f[H], io = detMath.io;
+    let q: ArrayLike<number> = body.state.q, qo = m.qOffset[link];
+    const C = lim.centre;
+    if (C !== undefined) {
+      // a cone centred off the rest pose: the rows of C^-1 Q (its link-frame rate is Q's), at f[QR..QR+4)
+      const x0 = q[qo], y0 = q[qo + 1], z0 = q[qo + 2], w0 = q[qo + 3];
+      const cx = -C[0], cy = -C[1], cz = -C[2], cw = C[3];
+      f[QR] = cw * x0 + cx * w0 + cy * z0 - cz * y0;
+      f[QR + 1] = cw * y0 - cx * z0 + cy * w0 + cz * x0;
+      f[QR + 2] = cw * z0 + cx * y0 - cy * x0 + cz * w0;
+      f[QR + 3] = cw * w0 - cx * x0 - cy * y0 - cz * z0;
+      q = f;
+      qo = QR;
+    }
     const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
     const a = lim.twistAxis;
     const s1 = lim.swing[0], s2 = lim.swing[1];
-    const f = this.f;
     // b = R a; swing angle theta and axis n = a x b / |a x b|
-    rotate(x, y, z, w, a[0], a[1], a[2], f, 0);
+    rotate(q, qo, false, a, 0, f, 0);
     const bx = f[0], by = f[1], bz = f[2];
     const cx = a[1] * bz - a[2] * by, cy = a[2] * bx - a[0] * bz, cz = a[0] * by - a[1] * bx;
-    const sn = detMath.hypot(cx, cy, cz);
-    const theta = detMath.atan2(sn, a[0] * bx + a[1] * by + a[2] * bz);
+    io[0] = cx; io[1] = cy; io[2] = cz; io[3] = 0;
+    detMath.hypotIO();
+    const sn = io[0];
+    io[0] = sn; io[3] = a[0] * bx + a[1] * by + a[2] * bz;
+    detMath.atan2IO();
+    const theta = io[0];
     if (sn < 1e-6 || theta < 1e-3) return; // direction undefined: nothing turns the cone
     const nx = cx / sn, ny = cy / sn, nz = cz / sn;
     // m = n x a
     const mx = ny * a[2] - nz * a[1], my = nz * a[0] - nx * a[2], mz = nx * a[1] - ny * a[0];
+    f[VN] = nx; f[VN + 1] = ny; f[VN + 2] = nz;
+    f[VM] = mx; f[VM + 1] = my; f[VM + 2] = mz;
     // link-frame images R^T n, R^T a, R^T m
-    rotate(-x, -y, -z, w, nx, ny, nz, f, 3);
-    rotate(-x, -y, -z, w, a[0], a[1], a[2], f, 6);
-    rotate(-x, -y, -z, w, mx, my, mz, f, 9);
-    const cot = detMath.cos(theta) / detMath.sin(theta);
+    rotate(q, qo, true, f, VN, f, 3);
+    rotate(q, qo, true, a, 0, f, 6);
+    rotate(q, qo, true, f, VM, f, 9);
+    io[0] = theta;
+    detMath.cosIO();
+    const cosTheta = io[0];
+    io[0] = theta;
+    detMath.sinIO();
+    const cot = cosTheta / io[0];
     // d phi / dt = w . (R^T a - cot(theta) R^T m)
     const px = f[6] - cot * f[9], py = f[7] - cot * f[10], pz = f[8] - cot * f[11];
     const vo = m.vOffset[link], qd = body.state.qd;
@@ -147,14 +180,16 @@ export class SphericalLimitGuard implements ConstraintSource {
         const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, f, 12, 1);
         rows.setBounds(r, 0, Infinity);
         rows.error[r] = g;
-        rows.key[r] = guardKey(body.index, link, 0);
+        setGuardKey(rows, r, body.index, link, 0);
       }
     }
     if (theta > this.twistSwing) {
-      let psi = 2 * detMath.atan2(x * a[0] + y * a[1] + z * a[2], w);
+      io[0] = x * a[0] + y * a[1] + z * a[2]; io[3] = w;
+      detMath.atan2IO();
+      let psi = 2 * io[0];
       if (psi > Math.PI) psi -= 2 * Math.PI;
       if (psi < -Math.PI) psi += 2 * Math.PI;
-      const k = 1 - detMath.cos(theta);
+      const k = 1 - cosTheta;
       // row of psi: a + (1 - cos theta) (R^T a - cot(theta) R^T m)
       f[15] = a[0] + k * px; f[16] = a[1] + k * py; f[17] = a[2] + k * pz;
       const rate = f[15] * qd[vo] + f[16] * qd[vo + 1] + f[17] * qd[vo + 2];
@@ -163,20 +198,23 @@ export class SphericalLimitGuard implements ConstraintSource {
         const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, f, 15, 1);
         rows.setBounds(r, 0, Infinity);
         rows.error[r] = psi - lo;
-        rows.key[r] = guardKey(body.index, link, 1);
+        setGuardKey(rows, r, body.index, link, 1);
       }
       if (hi - psi < this.margin + Math.max(0, rate * h * 2)) {
         const r = rows.addJointVecFrom(RowTag.Limit, body.index, link, f, 15, -1);
         rows.setBounds(r, 0, Infinity);
         rows.error[r] = hi - psi;
-        rows.key[r] = guardKey(body.index, link, 2);
+        setGuardKey(rows, r, body.index, link, 2);
       }
     }
   }
 }
 
-/** out[o..o+2] = q v q* for the quaternion (x, y, z, w). */
-function rotate(x: number, y: number, z: number, w: number, vx: number, vy: number, vz: number, out: Float64Array, o: number): void {
+/** out[o..o+2] = q v q* (or q* v q, inverse) for the quaternion q[qo..qo+4) and the vector v[vo..vo+3). */
+function rotate(q: ArrayLike<number>, qo: number, inverse: boolean, v: ArrayLike<number>, vo: number, out: Float64Array, o: number): void {
+  const sg = inverse ? -1 : 1;
+  const x = sg * q[qo], y = sg * q[qo + 1], z = sg * q[qo + 2], w = q[qo + 3];
+  const vx = v[vo], vy = v[vo + 1], vz = v[vo + 2];
   const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
   out[o] = vx + w * tx + (y * tz - z * ty);
   out[o + 1] = vy + w * ty + (z * tx - x * tz);

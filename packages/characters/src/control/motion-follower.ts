@@ -30,7 +30,7 @@ import type { RowBuffer } from '@sinew/constraints/internals';
 import type { MotionClip, WrapMode } from '../motion/clip.js';
 import type { Retargeter } from '../motion/retarget.js';
 import { applyImpulse, impulseAsForce } from './impulse.js';
-import { JointTrajectory } from './joint-trajectory.js';
+import { JointTrajectory, TrajectorySampler } from './joint-trajectory.js';
 import { ArmReflex } from './arm-reflex.js';
 import { InverseDynamicsFeedForward } from './feed-forward.js';
 import { bodyForward, crumplePose, DEATH_TONE, fallDirection, type CrumpleOptions, type ToneStage } from './crumple.js';
@@ -38,7 +38,7 @@ import { groupValue, JOINT_GROUPS, jointGroups, type JointGroup, type PerGroup }
 import { projectIntoLimits } from './joint-range.js';
 import { ensureSphericalLimitGuard } from './limit-guard.js';
 import { MuscleTone } from './muscle-tone.js';
-import { quatSlerp } from '../motion/quat.js';
+import { quatSlerpAt, SLERP_F } from '../motion/quat.js';
 import { detMath } from '@sinew/featherstone';
 
 /** How a MotionFollower drives the root: 'kinematic' (follows the clip's root path), 'assisted' (bounded virtual force and torque) or 'free' (not driven). */
@@ -157,6 +157,12 @@ export interface DeathOptions {
 
 let nextId = 1;
 
+/** 'MFS1' read as a little-endian 32-bit number: the first number of a MotionFollower snapshot. */
+const FOLLOWER_MAGIC = 0x3153464d;
+/** Numbers before a follower snapshot's drive strengths. */
+const FOLLOWER_HEAD = 18;
+const ROOT_MODES: readonly RootMode[] = ['kinematic', 'assisted', 'free'];
+
 /** Makes a body follow a motion (clip or joint trajectory) with bounded joint torques, reacting to hits and the ground; `die()` turns it into a ragdoll. */
 export class MotionFollower implements ConstraintSource {
   readonly id = nextId++;
@@ -198,8 +204,15 @@ export class MotionFollower implements ConstraintSource {
   private rate: number;
   wrap: WrapMode;
   feedforward: 'clip' | 'none';
-  /** Tone of the last step. */
-  currentTone = 1;
+  /**
+   * The step's numbers, in a typed array (a double passed to a call the engine does not inline,
+   * or written to an object's field, may be boxed: a heap allocation per step): [0] the clip time
+   * of the targets, [1] the World time, [2] the step length, [3] the tone of the last step,
+   * [4] the progress of a crumpling death's blend.
+   */
+  private readonly clock = new Float64Array(5);
+  /** The clip's sampler of the step (its time in a typed array, so that sampling allocates nothing). */
+  private readonly sampler: TrajectorySampler;
   private _root: RootMode = 'kinematic';
   private assistForce: number;
   private assistTorque: number;
@@ -238,6 +251,8 @@ export class MotionFollower implements ConstraintSource {
       throw new RangeError('MotionFollower: give a trajectory, or a clip and its retargeter');
     }
     this.wrap = options.wrap ?? this.trajectory.wrap;
+    this.sampler = new TrajectorySampler(this.trajectory);
+    this.clock[3] = 1;
     this.clipTime = options.startTime ?? this.trajectory.startTime;
     this.syncTime = world.time;
     this.rate = options.playbackRate ?? 1;
@@ -272,6 +287,11 @@ export class MotionFollower implements ConstraintSource {
     if (options.initialize !== false) this.resetToClip();
     world.addConstraint(this);
     if (options.limitGuard !== false) ensureSphericalLimitGuard(world);
+  }
+
+  /** Tone of the last step. */
+  get currentTone(): number {
+    return this.clock[3];
   }
 
   /** Clip time of the body's current state (the World's time mapped through the playback rate). */
@@ -336,9 +356,112 @@ export class MotionFollower implements ConstraintSource {
     this.world.removeConstraint(this);
   }
 
-  /** The targets for clip time t (q, qd, qdd) written into the drive, and the torque limits for the tone. */
-  private writeTargets(t: number, worldTime: number, h: number): void {
-    const d = this.drive, traj = this.trajectory, r = this.playbackRate;
+  /**
+   * What the follower carries from step to step, as numbers, for a rollback with World.snapshot:
+   * its clip time and playback rate, root mode, wrap, switches, the drive strengths (an
+   * AnimationBlend's), the muscle tone and the tone of each group with their ramps (a hit's dip and
+   * recovery, a death's fade), a death's held or crumpling targets, arm reflex and rest timer, and
+   * the id its drive rows' warm-start keys are built from (World.snapshot keeps the warm-start
+   * forces by key; a follower built again gets a new id). Written into `out` when it is long
+   * enough (the snapshot is then the subarray returned), else into a new array.
+   * World.restore(worldSnapshot) then restore(this snapshot), into this follower or one built the
+   * same way on the same body of a World built the same way, and the world continues bit for bit.
+   *
+   * Layout: FOLLOWER_MAGIC, version, nq, nv, flags (enabled 1, stepAhead 2, feedforward 'clip' 4,
+   * wrap 'loop' 8, held targets 16, crumple targets 32, arm reflex 64), root mode (0 kinematic,
+   * 1 assisted, 2 free), clip time, sync time, playback rate, last tone, holdAt, blendFrom,
+   * blendTime, reflexUntil, limpAfter, restAfter, restTime, the drive's id; strength (nv); the tone
+   * and the six group tones (MuscleTone.snapshot each); then the held targets (nq), the crumple
+   * targets (nq) and the reflex (reach forward and backward, has a fall, fall, forward in the
+   * trunk's frame) when their flags say so.
+   */
+  snapshot(out?: Float64Array): Float64Array {
+    const m = this.model, r = this.reflex;
+    let n = FOLLOWER_HEAD + m.nv + this.tone.snapshotLength;
+    for (const g of JOINT_GROUPS) n += this.groupTone[g].snapshotLength;
+    if (this.heldQ) n += m.nq;
+    if (this.blendQ) n += m.nq;
+    if (r) n += 9;
+    const f = out && out.length >= n ? out.subarray(0, n) : new Float64Array(n);
+    f[0] = FOLLOWER_MAGIC; f[1] = 1; f[2] = m.nq; f[3] = m.nv;
+    f[4] = (this.enabled ? 1 : 0) | (this.stepAhead ? 2 : 0) | (this.feedforward === 'clip' ? 4 : 0) | (this.wrap === 'loop' ? 8 : 0)
+      | (this.heldQ ? 16 : 0) | (this.blendQ ? 32 : 0) | (r ? 64 : 0);
+    f[5] = ROOT_MODES.indexOf(this._root);
+    f[6] = this.clipTime; f[7] = this.syncTime; f[8] = this.rate; f[9] = this.clock[3];
+    f[10] = this.holdAt; f[11] = this.blendFrom; f[12] = this.blendTime; f[13] = this.reflexUntil;
+    f[14] = this.limpAfter; f[15] = this.restAfter; f[16] = this.restTime; f[17] = this.drive.id;
+    let o = FOLLOWER_HEAD;
+    f.set(this.strength, o); o += m.nv;
+    this.tone.snapshot(f, o); o += this.tone.snapshotLength;
+    for (const g of JOINT_GROUPS) { this.groupTone[g].snapshot(f, o); o += this.groupTone[g].snapshotLength; }
+    if (this.heldQ) { f.set(this.heldQ, o); o += m.nq; }
+    if (this.blendQ) { f.set(this.blendQ, o); o += m.nq; }
+    if (r) {
+      f[o] = r.reachForward; f[o + 1] = r.reachBackward; f[o + 2] = r.hasFall ? 1 : 0;
+      f.set(r.fall, o + 3);
+      r.saveForward(f, o + 6);
+    }
+    return f;
+  }
+
+  /**
+   * Takes back what snapshot() wrote (see there); refused with a RangeError, before anything
+   * changes, when it is not a snapshot of a follower of a model with this one's nq and nv. A
+   * snapshot taken after a crumpling death restores its arm reflex into this follower's model.
+   */
+  restore(snapshot: Float64Array): void {
+    const m = this.model, f = snapshot;
+    const fail = (why: string): never => { throw new RangeError(`MotionFollower.restore: ${why}`); };
+    if (!(f instanceof Float64Array)) fail('expected the Float64Array that MotionFollower.snapshot returned');
+    if (f.length < FOLLOWER_HEAD || f[0] !== FOLLOWER_MAGIC) fail(`number 0 does not start a follower snapshot (${f.length} numbers)`);
+    if (f[1] !== 1) fail(`snapshot version ${f[1]}; this follower reads version 1`);
+    if (f[2] !== m.nq || f[3] !== m.nv) fail(`the snapshot is of a model with ${f[2]} q and ${f[3]} qd; body "${this.bodyRef.name}" has ${m.nq} and ${m.nv}`);
+    const flags = f[4], mode = ROOT_MODES[f[5]];
+    if (!Number.isInteger(flags) || flags < 0 || flags > 127 || mode === undefined) fail(`flags ${flags} and root mode ${f[5]} are not a follower's`);
+    for (let k = 6; k < FOLLOWER_HEAD; k++) if (Number.isNaN(f[k])) fail(`number ${k} is NaN`);
+    if (!Number.isFinite(f[6] + f[7] + f[8])) fail(`clip time ${f[6]}, sync time ${f[7]} and rate ${f[8]} must be finite`);
+    // the tones read into scratch ones first: nothing changes before every part is read
+    let o = FOLLOWER_HEAD + m.nv;
+    if (f.length < o) fail(`the snapshot ends at number ${f.length}, before its drive strengths`);
+    const tones = [new MuscleTone(1), ...JOINT_GROUPS.map(() => new MuscleTone(1))];
+    try {
+      for (const t of tones) o += t.restore(f, o);
+    } catch (e) {
+      fail(`its muscle tones (from number ${FOLLOWER_HEAD + m.nv}): ${(e as Error).message}`);
+    }
+    const held = flags & 16 ? o : -1; if (held >= 0) o += m.nq;
+    const blend = flags & 32 ? o : -1; if (blend >= 0) o += m.nq;
+    const reflex = flags & 64 ? o : -1; if (reflex >= 0) o += 9;
+    if (o !== f.length) fail(`the snapshot holds ${f.length} numbers; its flags (${flags}) and tones make ${o}`);
+    this.enabled = (flags & 1) !== 0;
+    this.stepAhead = (flags & 2) !== 0;
+    this.feedforward = flags & 4 ? 'clip' : 'none';
+    this.wrap = flags & 8 ? 'loop' : 'clamp';
+    this.root = mode;
+    this.clipTime = f[6]; this.syncTime = f[7]; this.rate = f[8]; this.clock[3] = f[9];
+    this.holdAt = f[10]; this.blendFrom = f[11]; this.blendTime = f[12]; this.reflexUntil = f[13];
+    this.limpAfter = f[14]; this.restAfter = f[15]; this.restTime = f[16];
+    // the saved id: the drive rows' warm-start keys meet the forces World.restore put back
+    (this.drive as { id: number }).id = f[17];
+    this.strength.set(f.subarray(FOLLOWER_HEAD, FOLLOWER_HEAD + m.nv));
+    o = FOLLOWER_HEAD + m.nv;
+    o += this.tone.restore(f, o);
+    for (const g of JOINT_GROUPS) o += this.groupTone[g].restore(f, o);
+    this.heldQ = held >= 0 ? f.slice(held, held + m.nq) : null;
+    this.blendQ = blend >= 0 ? f.slice(blend, blend + m.nq) : null;
+    if (reflex >= 0) {
+      const r = new ArmReflex(m, { reachForward: f[reflex], reachBackward: f[reflex + 1] });
+      r.hasFall = f[reflex + 2] === 1;
+      r.fall.set(f.subarray(reflex + 3, reflex + 6));
+      r.restoreForward(f, reflex + 6);
+      this.reflex = r;
+    } else this.reflex = null;
+  }
+
+  /** The targets for clip time t = clock[0] (q, qd, qdd) written into the drive, and the torque limits for the tone (World time clock[1], step clock[2]). */
+  private writeTargets(): void {
+    const c = this.clock, t = c[0], worldTime = c[1], h = c[2];
+    const d = this.drive, traj = this.trajectory, r = this.rate, sp = this.sampler;
     if (worldTime >= this.holdAt && !this.heldQ) this.heldQ = traj.sampleQ(t, new Float64Array(this.model.nq), this.wrap);
     if (this.blendQ && worldTime >= this.blendFrom + this.blendTime) {
       this.heldQ = this.blendQ;
@@ -350,17 +473,19 @@ export class MotionFollower implements ConstraintSource {
       d.targetQd.fill(0);
       d.targetQdd.fill(0);
     } else if (this.blendQ) {
-      this.blendTargets(t, (worldTime - this.blendFrom) / this.blendTime);
+      c[4] = (worldTime - this.blendFrom) / this.blendTime;
+      this.blendTargets();
     } else if (this.heldQ) {
       d.targetQ.set(this.heldQ);
       d.targetQd.fill(0);
       d.targetQdd.fill(0);
     } else {
-      traj.sampleQ(t, d.targetQ, this.wrap);
-      traj.sampleQd(t, d.targetQd, this.wrap);
+      sp.time[0] = t;
+      sp.sampleQ(d.targetQ, this.wrap);
+      sp.sampleQd(d.targetQd, this.wrap);
       for (let k = 0; k < d.targetQd.length; k++) d.targetQd[k] *= r;
       if (this.feedforward === 'clip' && r !== 0) {
-        traj.sampleQdd(t, d.targetQdd, this.wrap);
+        sp.sampleQdd(d.targetQdd, this.wrap);
         for (let k = 0; k < d.targetQdd.length; k++) d.targetQdd[k] *= r * r;
       } else d.targetQdd.fill(0);
     }
@@ -377,7 +502,7 @@ export class MotionFollower implements ConstraintSource {
       }
     }
     const tone = this.tone.at(worldTime);
-    this.currentTone = tone;
+    c[3] = tone;
     const m = this.model, v0 = m.jointType[0] === JointType.free ? 6 : 0;
     const gf = this.groupFactor;
     for (let g = 0; g < gf.length; g++) gf[g] = this.groupTone[JOINT_GROUPS[g]].at(worldTime);
@@ -389,26 +514,30 @@ export class MotionFollower implements ConstraintSource {
   }
 
   /**
-   * Targets between the clip's at time t (weight 1 - s) and blendQ (weight s), s the smoothstep of
-   * u in [0, 1]: joints interpolated on their manifold (slerp for rotations), the clip's velocity
-   * and acceleration scaled by 1 - s, so the first steps continue the clip's motion.
+   * Targets between the clip's at time t = clock[0] (weight 1 - s) and blendQ (weight s), s the
+   * smoothstep of u = clock[4] in [0, 1]: joints interpolated on their manifold (slerp for
+   * rotations), the clip's velocity and acceleration scaled by 1 - s, so the first steps continue
+   * the clip's motion.
    */
-  private blendTargets(t: number, u: number): void {
-    const d = this.drive, traj = this.trajectory, r = this.playbackRate, m = this.model, b = this.blendQ!;
+  private blendTargets(): void {
+    const d = this.drive, r = this.rate, m = this.model, b = this.blendQ!, sp = this.sampler;
+    const u = this.clock[4];
     const c = Math.min(1, Math.max(0, u)), s = c * c * (3 - 2 * c);
-    traj.sampleQ(t, d.targetQ, this.wrap);
-    traj.sampleQd(t, d.targetQd, this.wrap);
+    sp.time[0] = this.clock[0];
+    sp.sampleQ(d.targetQ, this.wrap);
+    sp.sampleQd(d.targetQd, this.wrap);
     for (let k = 0; k < d.targetQd.length; k++) d.targetQd[k] *= r * (1 - s);
     if (this.feedforward === 'clip' && r !== 0) {
-      traj.sampleQdd(t, d.targetQdd, this.wrap);
+      sp.sampleQdd(d.targetQdd, this.wrap);
       for (let k = 0; k < d.targetQdd.length; k++) d.targetQdd[k] *= r * r * (1 - s);
     } else d.targetQdd.fill(0);
     const q = d.targetQ;
     for (let i = 0; i < m.nLinks; i++) {
       const qo = m.qOffset[i];
+      SLERP_F[0] = s;
       switch (m.jointType[i]) {
-        case JointType.spherical: quatSlerp(q, qo, b, qo, s, q, qo); break;
-        case JointType.free: quatSlerp(q, qo + 3, b, qo + 3, s, q, qo + 3); for (let k = 0; k < 3; k++) q[qo + k] += s * (b[qo + k] - q[qo + k]); break;
+        case JointType.spherical: quatSlerpAt(q, qo, b, qo, q, qo); break;
+        case JointType.free: quatSlerpAt(q, qo + 3, b, qo + 3, q, qo + 3); for (let k = 0; k < 3; k++) q[qo + k] += s * (b[qo + k] - q[qo + k]); break;
         default: for (let k = 0; k < m.jointNq[i]; k++) q[qo + k] += s * (b[qo + k] - q[qo + k]);
       }
     }
@@ -417,14 +546,18 @@ export class MotionFollower implements ConstraintSource {
   addRows(rows: RowBuffer, ctx: StepContext): void {
     if (!this.enabled) return;
     if (ctx.bodies[this.body].sleeping) return;
-    const still = this.world.time >= this.restAfter && this.stillFor(ctx.h);
+    const c = this.clock;
+    c[1] = this.world.time;
+    c[2] = ctx.h;
+    c[0] = this.clipTime + (c[1] - this.syncTime) * this.rate;
+    const still = c[1] >= this.restAfter && this.stillFor();
     const target = this.blendQ ?? this.heldQ;
     if (this.reflex && target && this.world.time < this.reflexUntil) {
       // the arms follow the fall, smoothed over 0.05 s
       this.reflex.observe(this.bodyRef.state);
-      this.reflex.write(this.bodyRef.state, target, Math.min(1, ctx.h / 0.05));
+      this.reflex.write(this.bodyRef.state, target, Math.min(1, c[2] / 0.05));
     }
-    this.writeTargets(this.time, this.world.time, ctx.h);
+    this.writeTargets();
     this.drive.addRows(rows, ctx);
     if (still) {
       // the body has been still for the World's sleep time (stillFor measured it with the World's
@@ -437,8 +570,9 @@ export class MotionFollower implements ConstraintSource {
     }
   }
 
-  /** True once the body has moved slower than the World's sleep speed for its sleep time (velocities of the World's last kinematics). */
-  private stillFor(h: number): boolean {
+  /** True once the body has moved slower than the World's sleep speed for its sleep time (velocities of the World's last kinematics; step length clock[2]). */
+  private stillFor(): boolean {
+    const h = this.clock[2];
     const m = this.model, v = this.bodyRef.state.work.v;
     // kinetic energy 1/2 sum v_i . I_i v_i, from the link velocities the World's kinematics left
     let e = 0;

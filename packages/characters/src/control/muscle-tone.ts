@@ -50,6 +50,41 @@ export class MuscleTone {
     return this;
   }
 
+  /** Numbers snapshot() writes: the base tone, the number of ramps, four per ramp. */
+  get snapshotLength(): number {
+    return 2 + 4 * this.ramps.length;
+  }
+
+  /**
+   * The schedule as numbers (the base tone, the number of ramps, then start, duration, from and to
+   * of each), written into `out` from `offset` when given; restore() takes it back bit for bit.
+   */
+  snapshot(out: Float64Array = new Float64Array(this.snapshotLength), offset = 0): Float64Array {
+    if (out.length < offset + this.snapshotLength) throw new RangeError(`MuscleTone.snapshot: out holds ${out.length - offset} numbers from offset ${offset}; the schedule needs ${this.snapshotLength}`);
+    out[offset] = this.base;
+    out[offset + 1] = this.ramps.length;
+    let o = offset + 2;
+    for (const r of this.ramps) { out[o] = r.start; out[o + 1] = r.duration; out[o + 2] = r.from; out[o + 3] = r.to; o += 4; }
+    return out;
+  }
+
+  /** The schedule snapshot() wrote (from `offset`); returns the numbers read. Refused, with nothing changed, when they are not a schedule. */
+  restore(buf: ArrayLike<number>, offset = 0): number {
+    const base = buf[offset], n = buf[offset + 1];
+    if (!(base >= 0 && Number.isFinite(base)) || !Number.isInteger(n) || n < 0 || buf.length < offset + 2 + 4 * n) {
+      throw new RangeError(`MuscleTone.restore: no tone schedule at offset ${offset} (base ${base}, ${n} ramps, ${buf.length - offset} numbers)`);
+    }
+    const ramps: Ramp[] = [];
+    for (let k = 0, o = offset + 2; k < n; k++, o += 4) {
+      const r = { start: buf[o], duration: buf[o + 1], from: buf[o + 2], to: buf[o + 3] };
+      if (!(Number.isFinite(r.start) && r.duration >= 0 && Number.isFinite(r.duration) && r.from >= 0 && r.to >= 0)) throw new RangeError(`MuscleTone.restore: ramp ${k} at offset ${o} is not a ramp (start ${r.start}, duration ${r.duration}, from ${r.from}, to ${r.to})`);
+      ramps.push(r);
+    }
+    this.base = base;
+    this.ramps = ramps;
+    return 2 + 4 * n;
+  }
+
   /** Time (on the caller's clock) when the last ramp ends. */
   get settledAt(): number {
     let t = -Infinity;

@@ -55,6 +55,7 @@ function jointSpec(j: JointDescription): JointSpec {
     if ('swing' in j.limits) {
       const l: SphericalLimits = { swing: Array.isArray(j.limits.swing) ? [j.limits.swing[0], j.limits.swing[1]] : j.limits.swing, twist: [j.limits.twist[0], j.limits.twist[1]] };
       if (j.limits.twistAxis) (l as { twistAxis?: Vec3 }).twistAxis = j.limits.twistAxis.slice() as Vec3;
+      if (j.limits.swingCentre) l.swingCentre = [j.limits.swingCentre[0], j.limits.swingCentre[1]];
       s.limits = l;
     } else {
       s.limits = { lower: j.limits.lower ?? -Infinity, upper: j.limits.upper ?? Infinity };

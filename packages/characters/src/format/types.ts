@@ -89,6 +89,8 @@ export interface ConeLimits {
   swing: number | [number, number];
   /** [lower, upper] twist (radians). */
   twist: [number, number];
+  /** The cone's centre off the rest pose: a rotation vector's components (radians) about the cone axes u and v (SphericalLimits.swingCentre; default [0, 0]). */
+  swingCentre?: [number, number];
 }
 
 /** Drive gains given directly, or from a settle time (see drives.ts). */

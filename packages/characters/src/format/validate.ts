@@ -144,7 +144,7 @@ function validateLimits(v: unknown, path: string, type: JointTypeName): RangeLim
     return { lower, upper };
   }
   if (type === 'spherical') {
-    const o = object(v, path, ['swing', 'twist', 'twistAxis']);
+    const o = object(v, path, ['swing', 'twist', 'twistAxis', 'swingCentre']);
     const sw = required(o, 'swing', path);
     const swing = typeof sw === 'number'
       ? number(sw, `${path}.swing`, { min: 0, max: Math.PI })
@@ -155,6 +155,10 @@ function validateLimits(v: unknown, path: string, type: JointTypeName): RangeLim
     if (o.twistAxis !== undefined) {
       c.twistAxis = numbers(o.twistAxis, `${path}.twistAxis`, 3) as [number, number, number];
       nonZero(c.twistAxis, `${path}.twistAxis`, 'axis');
+    }
+    if (o.swingCentre !== undefined) {
+      c.swingCentre = numbers(o.swingCentre, `${path}.swingCentre`, 2, { min: -Math.PI, max: Math.PI }) as [number, number];
+      if (!(Math.sqrt(c.swingCentre[0] * c.swingCentre[0] + c.swingCentre[1] * c.swingCentre[1]) <= Math.PI)) throw new FormatError(`${path}.swingCentre`, `expected a turn of at most pi (got [${c.swingCentre.join(', ')}])`);
     }
     return c;
   }

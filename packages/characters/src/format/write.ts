@@ -66,6 +66,7 @@ export function characterToJSON(model: Model, drives: readonly JointDrive[] = []
       const ta = sl.twistAxis;
       if (exact && model.jointType[i] === JointType.spherical && exact.twistAxis[i]) joint.limits.twistAxis = exact.twistAxis[i]!.slice() as Vec3;
       else if (!(ta[0] === 0 && ta[1] === 1 && ta[2] === 0)) joint.limits.twistAxis = recoverUnit(ta);
+      if (sl.swingCentre) joint.limits.swingCentre = [sl.swingCentre[0], sl.swingCentre[1]];
     }
     if (model.jointNv[i] > 0) {
       if (!isPlusZero(model.damping[v0])) joint.damping = model.damping[v0];

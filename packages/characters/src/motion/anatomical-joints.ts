@@ -19,7 +19,14 @@
  *    (extension 30 to flexion 120 degrees), shoulders about the forward axis (adduction 0 to
  *    abduction 180). The swing of that axis is an elliptical cone whose half-angles are half the
  *    remaining arcs: hips abduction + adduction (75 / 2) and internal + external rotation (90 / 2),
- *    shoulders flexion + extension (240 / 2) and internal + external rotation (160 / 2).
+ *    shoulders flexion + extension (240 / 2) and internal + external rotation (160 / 2), centred
+ *    (SphericalLimits.swingCentre) half the difference of each pair off the rest pose, so that the
+ *    arcs are the AAOS ones on each side: hips 7.5 degrees toward abduction (45 and 30). The
+ *    shoulders' cones stay on the rest pose (flexion and extension +-120, rotation +-80 degrees):
+ *    a flexion centre (60 degrees about the lateral axis) is a flexion only for an arm hanging at
+ *    rest (for an arm held out in an A- or T-pose a turn about the lateral axis is mostly the
+ *    bone's own rotation), and on RobotExpressive, whose arms hang, it made the fall of
+ *    motion-anatomical.test.ts roll on past its 10 s.
  *  - The spine (trunk joints between two trunk segments on the way from the root to the head)
  *    and the neck (head joints): ball joints twisting about the lateral axis; the thoracolumbar
  *    range (flexion 80, extension 25, lateral flexion 35 a side, rotation 45 a side) shared equally
@@ -120,8 +127,13 @@ export function anatomicalJoints(skeleton: Skeleton, segments: readonly (BodySeg
     // world -> joint frame (the bone's rest frame)
     const toJoint = (v: V): V => { const w = new Float64Array(3); quatRotateInverse(R, 4 * i, v, 0, w, 0); return [w[0], w[1], w[2]]; };
     const small = (): AnatomicalJoint => ({ type: 'spherical', role: 'other', limits: { twistAxis: d ? toJoint(d) : [0, 1, 0], swing: 30 * DEG, twist: [-15 * DEG, 15 * DEG] } });
-    /** Ball joint twisting about the world axis a (positive = the range's "plus" side), swings about the world axes su (half-angle hu) and sv (hv). */
-    const ball = (role: AnatomicalRole, a: V, twist: [number, number], su: V, hu: number, sv: V, hv: number): AnatomicalJoint => {
+    /**
+     * Ball joint twisting about the world axis a (positive = the range's "plus" side), swings about
+     * the world axes su (half-angle hu) and sv (hv), the cone centred off the rest pose by the
+     * world rotation vector `centre` when given (SphericalLimits.swingCentre: its components on
+     * the cone axes u and v).
+     */
+    const ball = (role: AnatomicalRole, a: V, twist: [number, number], su: V, hu: number, sv: V, hv: number, centre?: V): AnatomicalJoint => {
       const aj = toJoint(a);
       // the cone axis u as the limit rows build it from a
       let u = normalTo([1, 0, 0], aj);
@@ -129,7 +141,12 @@ export function anatomicalJoints(skeleton: Skeleton, segments: readonly (BodySeg
       const uw = new Float64Array(3);
       quatRotate(R, 4 * i, u, 0, uw, 0);
       const onU = Math.abs(dot(uw, su)) >= Math.abs(dot(uw, sv));
-      return { type: 'spherical', role, limits: { twistAxis: aj, swing: onU ? [hu, hv] : [hv, hu], twist } };
+      const limits: SphericalLimits = { twistAxis: aj, swing: onU ? [hu, hv] : [hv, hu], twist };
+      if (centre) {
+        const cj = toJoint(centre), v = cross(aj, u);
+        limits.swingCentre = [dot(cj, u), dot(cj, v)];
+      }
+      return { type: 'spherical', role, limits };
     };
     const limb = (s === 'shank' && (ps === 'thigh' || ps === 'shank')) ? 'knee' : (s === 'forearm' && (ps === 'upperArm' || ps === 'forearm')) ? 'elbow' : null;
     if (limb && d && pd) {
@@ -154,8 +171,13 @@ export function anatomicalJoints(skeleton: Skeleton, segments: readonly (BodySeg
       // twist about -left: positive twist = flexion (the thigh forward); rest flexion from the thigh's direction
       const hip = ROM.hip;
       const flex0 = detMath.atan2(dot(d, forward), -dot(d, up));
+      // the leg's side (its head along left): abduction turns it about side * forward; the cone is
+      // centred half the difference of abduction and adduction toward abduction (7.5 degrees)
+      const side = Math.sign(dot(sub(P.subarray(3 * i, 3 * i + 3), P.subarray(0, 3)), left)) || 1;
+      const abd = (((hip.abduction - hip.adduction) / 2) * DEG) * side;
       out.push(ball('hip', scale(left, -1), [-hip.extension * DEG - flex0, hip.flexion * DEG - flex0],
-        forward, ((hip.abduction + hip.adduction) / 2) * DEG, d, ((hip.internalRotation + hip.externalRotation) / 2) * DEG));
+        forward, ((hip.abduction + hip.adduction) / 2) * DEG, d, ((hip.internalRotation + hip.externalRotation) / 2) * DEG,
+        abd !== 0 ? scale(forward, abd) : undefined));
       continue;
     }
     if (s === 'upperArm' && ps !== 'upperArm') {
@@ -164,6 +186,7 @@ export function anatomicalJoints(skeleton: Skeleton, segments: readonly (BodySeg
       let side = Math.sign(dot(d, left));
       if (side === 0) side = Math.sign(dot(sub(P.subarray(3 * i, 3 * i + 3), P.subarray(0, 3)), left)) || 1;
       const ab0 = detMath.atan2(side * dot(d, left), -dot(d, up));
+      // (the cone stays on the rest pose: see the module comment on shoulders)
       out.push(ball('shoulder', scale(forward, side), [-sh.adduction * DEG - ab0, Math.min(sh.abduction * DEG - ab0, 175 * DEG)],
         left, ((sh.flexion + sh.extension) / 2) * DEG, d, ((sh.internalRotation + sh.externalRotation) / 2) * DEG));
       continue;

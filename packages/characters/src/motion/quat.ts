@@ -43,6 +43,20 @@ export function quatFromAxisAngle(x: number, y: number, z: number, angle: number
  * angles where acos(a . b) loses half its digits.
  */
 export function quatSlerp(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, f: number, out: Out, oo: number): void {
+  SLERP_F[0] = f;
+  quatSlerpAt(a, ao, b, bo, out, oo);
+}
+
+/** The parameter f of quatSlerpAt. */
+export const SLERP_F = new Float64Array(1);
+
+/**
+ * quatSlerp with its parameter read from SLERP_F[0], and its sines and arc tangent through
+ * featherstone's detMath.io: no number crosses a call, so the step's samplers allocate nothing
+ * whether or not the engine inlines the calls. The same bits as quatSlerp.
+ */
+export function quatSlerpAt(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, out: Out, oo: number): void {
+  const f = SLERP_F[0], io = detMath.io;
   const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
   let bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
   if (ax * bx + ay * by + az * bz + aw * bw < 0) {
@@ -50,14 +64,23 @@ export function quatSlerp(a: ArrayLike<number>, ao: number, b: ArrayLike<number>
   }
   const dx = ax - bx, dy = ay - by, dz = az - bz, dw = aw - bw;
   const sx = ax + bx, sy = ay + by, sz = az + bz, sw = aw + bw;
-  const theta = 2 * detMath.atan2(Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw), Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw));
+  io[0] = Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
+  io[3] = Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
+  detMath.atan2IO();
+  const theta = 2 * io[0];
   let wa: number, wb: number;
   if (theta < 1e-12) {
     wa = 1 - f; wb = f;
   } else {
-    const s = detMath.sin(theta);
-    wa = detMath.sin((1 - f) * theta) / s;
-    wb = detMath.sin(f * theta) / s;
+    io[0] = theta;
+    detMath.sinIO();
+    const s = io[0];
+    io[0] = (1 - f) * theta;
+    detMath.sinIO();
+    wa = io[0] / s;
+    io[0] = f * theta;
+    detMath.sinIO();
+    wb = io[0] / s;
   }
   out[oo] = wa * ax + wb * bx;
   out[oo + 1] = wa * ay + wb * by;
@@ -68,6 +91,7 @@ export function quatSlerp(a: ArrayLike<number>, ao: number, b: ArrayLike<number>
 /**
  * Rotation vector (axis * angle, angle in [0, pi]) of q, taking the shorter of q and -q.
  * Near the identity angle / |v| tends to 2 / w, used directly to avoid 0 / 0.
+ * (Its arc tangent through detMath.io: it allocates nothing, inlined or not.)
  */
 export function quatToRotationVector(q: ArrayLike<number>, qo: number, out: Out, oo: number): void {
   let x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
@@ -75,7 +99,15 @@ export function quatToRotationVector(q: ArrayLike<number>, qo: number, out: Out,
     x = -x; y = -y; z = -z; w = -w;
   }
   const s = Math.sqrt(x * x + y * y + z * z);
-  const k = s < 1e-12 ? 2 / Math.max(w, 1e-300) : (2 * detMath.atan2(s, w)) / s;
+  let k: number;
+  if (s < 1e-12) k = 2 / Math.max(w, 1e-300);
+  else {
+    const io = detMath.io;
+    io[0] = s;
+    io[3] = w;
+    detMath.atan2IO();
+    k = (2 * io[0]) / s;
+  }
   out[oo] = x * k; out[oo + 1] = y * k; out[oo + 2] = z * k;
 }
 

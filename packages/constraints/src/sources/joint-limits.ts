@@ -3,7 +3,7 @@
  * margin of) a stop. Revolute and prismatic joints: the joint coordinate against lower/upper.
  * Spherical joints: a swing cone (elliptical, two half-angles about the axes perpendicular to the
  * twist axis) and a twist range about the twist axis, from a swing-twist decomposition of the
- * joint's rotation.
+ * joint's rotation (relative to the cone's centre C when it is off the rest pose: of C^-1 Q).
  */
 import { JointType } from '@sinew/featherstone';
 import type { Body } from '../body.js';
@@ -159,7 +159,18 @@ function sphericalGaps(body: Body, link: number, out: Float64Array): Float64Arra
   const { model, state } = body;
   const lim = model.sphericalLimits[link]!;
   const q = state.q, qo = model.qOffset[link];
-  const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
+  let x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
+  const C = lim.centre;
+  if (C !== undefined) {
+    // a cone centred off the rest pose (SphericalLimits.swingCentre): the range is that of C^-1 Q,
+    // whose link-frame rate is Q's (C is fixed), so the rows below hold with it in Q's place
+    const cx = -C[0], cy = -C[1], cz = -C[2], cw = C[3];
+    const X = cw * x + cx * w + cy * z - cz * y;
+    const Y = cw * y - cx * z + cy * w + cz * x;
+    const Z = cw * z + cx * y - cy * x + cz * w;
+    const W = cw * w - cx * x - cy * y - cz * z;
+    x = X; y = Y; z = Z; w = W;
+  }
   const a = lim.twistAxis;
   const ax = a[0], ay = a[1], az = a[2];
   // b = R_Q a: the twist axis of the link seen in the joint frame
