@@ -429,3 +429,18 @@ export function quatOfMatrix(m: ArrayLike<number>): [number, number, number, num
   return [(m[2] + m[6]) / s, (m[5] + m[7]) / s, s / 4, (m[3] - m[1]) / s];
 }
 
+/** Row-major rotation of a unit quaternion [x, y, z, w]. */
+export function matrixOfQuaternion(q: ArrayLike<number>): number[] {
+  const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
+  return [
+    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+  ];
+}
+
+/** A random unit quaternion [x, y, z, w]: a uniform axis and a uniform angle. */
+export function randomQuaternion(rand: () => number): [number, number, number, number] {
+  const a = randomUnit(rand), angle = 2 * Math.PI * rand(), s = Math.sin(angle / 2);
+  return [a[0] * s, a[1] * s, a[2] * s, Math.cos(angle / 2)];
+}

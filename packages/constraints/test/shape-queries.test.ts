@@ -7,23 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RigidBody, ShapeHit, World, type QueryShape } from '../src/index.js';
-import { type OracleShape, type V3, add, dot, exactDepth, makePose, mulberry32, oracleBox, oracleCapsule, oracleSphere, randomRotation, randomUnit, scale, sub, unit } from './collision-helpers.js';
-
-/** Row-major rotation of a unit quaternion [x, y, z, w]. */
-function matrixOfQuaternion(q: ArrayLike<number>): number[] {
-  const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
-  return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
-  ];
-}
-
-/** A random unit quaternion [x, y, z, w]. */
-function randomQuaternion(rand: () => number): [number, number, number, number] {
-  const a = randomUnit(rand), angle = 2 * Math.PI * rand(), s = Math.sin(angle / 2);
-  return [a[0] * s, a[1] * s, a[2] * s, Math.cos(angle / 2)];
-}
+import { type OracleShape, type V3, add, dot, exactDepth, makePose, matrixOfQuaternion, mulberry32, oracleBox, oracleCapsule, oracleSphere, randomQuaternion, randomRotation, randomUnit, scale, sub, unit } from './collision-helpers.js';
 
 function oracleOf(shape: QueryShape, rotation: ArrayLike<number>, position: ArrayLike<number>): OracleShape {
   const pose = makePose(matrixOfQuaternion(rotation), position);

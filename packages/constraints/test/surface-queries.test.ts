@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { CollisionWorld, RayHit, RigidBody, ShapeHit, World, type QueryShape } from '../src/index.js';
 import { describeBatches, youngGenerationGrowth } from '../../featherstone/test/young-generation.js';
-import { type V3, add, cross, dot, makePose, mulberry32, norm, quatOfMatrix, randomRotation, randomUnit, scale, sub, toWorld, unit } from './collision-helpers.js';
+import { type V3, add, cross, dot, makePose, matrixOfQuaternion, mulberry32, norm, quatOfMatrix, randomQuaternion, randomRotation, randomUnit, scale, sub, toWorld, unit } from './collision-helpers.js';
 
 // ---------------------------------------------------------------------------------------------
 // Oracle: distances by closed forms over features
@@ -147,20 +147,6 @@ function oracleToi(shape: QueryShape, R: number[], start: V3, d: V3, max: number
 
 // ---------------------------------------------------------------------------------------------
 // Scenes
-
-function matrixOfQuaternion(q: ArrayLike<number>): number[] {
-  const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
-  return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
-  ];
-}
-
-function randomQuaternion(rand: () => number): [number, number, number, number] {
-  const a = randomUnit(rand), angle = 2 * Math.PI * rand(), s = Math.sin(angle / 2);
-  return [a[0] * s, a[1] * s, a[2] * s, Math.cos(angle / 2)];
-}
 
 function randomQueryShape(rand: () => number, type: QueryShape['type']): QueryShape {
   const size = () => 0.05 + 0.2 * rand();
