@@ -10,13 +10,12 @@
  * speed up. The free joint therefore takes the turn exactly (advanceFreeJoint).
  */
 import { forwardDynamics } from './aba.js';
-import { integrateJoint, JointType } from './joints.js';
+import { expPureQuaternion, integrateJoint, JointType } from './joints.js';
 import type { Model } from './model.js';
 import type { Arr } from './spatial.js';
 import type { State } from './state.js';
 import { forwardKinematics } from './kinematics.js';
 import { freeRootCount, freeRootMomenta, restoreFreeRootMomenta } from './momentum-correction.js';
-import * as detMath from './det-math.js';
 
 /**
  * One semi-implicit Euler step with the given accelerations. For models with free-floating roots
@@ -112,24 +111,16 @@ const screwTurn = new Float64Array(6);
  * exp(-[w] h) p at 7..9. (Passed as arguments, the floats would be boxed on the heap.)
  */
 const TURN = new Float64Array(10);
+/** turnBack's unit quaternion of half the turn. */
+const TURN_QUAT = new Float64Array(4);
 
 /** TURN[7..9] = exp(-[w] h) p: p seen from a frame that turned by w h, through the unit quaternion of half the angle. */
 function turnBack(): void {
   const t = TURN, h = t[6];
-  const hx = -0.5 * h * t[0], hy = -0.5 * h * t[1], hz = -0.5 * h * t[2];
-  const th = Math.sqrt(hx * hx + hy * hy + hz * hz);
-  // (sine and cosine through detMath.io: called for real, sin(th) would box th and its result)
-  const io = detMath.io;
-  let k: number;
-  if (th < 1e-8) k = 1 - (th * th) / 6;
-  else {
-    io[0] = th;
-    detMath.sinIO();
-    k = io[0] / th;
-  }
-  io[0] = th;
-  detMath.cosIO();
-  const rx = hx * k, ry = hy * k, rz = hz * k, rw = io[0];
+  const r = TURN_QUAT;
+  r[0] = -0.5 * h * t[0]; r[1] = -0.5 * h * t[1]; r[2] = -0.5 * h * t[2];
+  expPureQuaternion(r);
+  const rx = r[0], ry = r[1], rz = r[2], rw = r[3];
   const px = t[3], py = t[4], pz = t[5];
   const sx = 2 * (ry * pz - rz * py), sy = 2 * (rz * px - rx * pz), sz = 2 * (rx * py - ry * px);
   t[7] = px + rw * sx + (ry * sz - rz * sy);

@@ -142,17 +142,13 @@ export function integrateJoint(type: number, q: Arr, qo: number, qd: ArrayLike<n
 }
 
 /**
- * q <- q * exp(w h / 2), w = qd[vo..vo+2] (link frame), h = dt or dt / 2 (halfStep). The rates are
- * read here rather than passed: numbers computed by a caller and passed to a call that is not
- * inlined are boxed on the heap.
+ * s[0..3] <- exp of the pure quaternion (s[0], s[1], s[2]): [sin(th) a / th, cos(th)], th = |a|,
+ * with sin(th) / th by its series near 0. In and out through the array, and sine and cosine through
+ * detMath.io: numbers passed to or returned from a call that is not inlined are boxed on the heap.
  */
-function rotateQuatByBodyRate(q: Arr, qo: number, qd: ArrayLike<number>, vo: number, dt: number, halfStep: boolean): void {
-  const s = scratchQuat;
-  const f = halfStep ? 0.25 : 0.5;
-  const ax = qd[vo] * dt * f, ay = qd[vo + 1] * dt * f, az = qd[vo + 2] * dt * f;
+export function expPureQuaternion(s: Arr): void {
+  const ax = s[0], ay = s[1], az = s[2];
   const th = Math.sqrt(ax * ax + ay * ay + az * az);
-  // exp of the pure quaternion (ax, ay, az): [sin(th) a/th, cos(th)]; sin(th)/th by series near 0
-  // (sine and cosine through detMath.io: called for real, sin(th) would box th and its result)
   const io = detMath.io;
   let k: number;
   if (th < 1e-8) k = 1 - (th * th) / 6;
@@ -164,6 +160,18 @@ function rotateQuatByBodyRate(q: Arr, qo: number, qd: ArrayLike<number>, vo: num
   io[0] = th;
   detMath.cosIO();
   s[0] = ax * k; s[1] = ay * k; s[2] = az * k; s[3] = io[0];
+}
+
+/**
+ * q <- q * exp(w h / 2), w = qd[vo..vo+2] (link frame), h = dt or dt / 2 (halfStep). The rates are
+ * read here rather than passed: numbers computed by a caller and passed to a call that is not
+ * inlined are boxed on the heap.
+ */
+function rotateQuatByBodyRate(q: Arr, qo: number, qd: ArrayLike<number>, vo: number, dt: number, halfStep: boolean): void {
+  const s = scratchQuat;
+  const f = halfStep ? 0.25 : 0.5;
+  s[0] = qd[vo] * dt * f; s[1] = qd[vo + 1] * dt * f; s[2] = qd[vo + 2] * dt * f;
+  expPureQuaternion(s);
   quatMul(q, qo, s, 0, q, qo);
   // (Math.hypot would allocate its argument list on every call.)
   const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
