@@ -69,6 +69,21 @@ export function sphericalConeAxes(a: ArrayLike<number>, out: Float64Array, o: nu
   out[o + 3] = a[1] * uz - a[2] * uy; out[o + 4] = a[2] * ux - a[0] * uz; out[o + 5] = a[0] * uy - a[1] * ux;
 }
 
+/**
+ * out[o..o+4) <- C^-1 Q, for a spherical joint's rotation Q = q[qo..qo+4) and the unit quaternion C
+ * of its cone's centre (ModelSphericalLimits.centre): the rotation whose swing and twist a cone
+ * centred off the rest pose limits (SphericalLimits.swingCentre). Its link-frame rate is Q's, as C
+ * is fixed.
+ */
+export function centredRotationInto(C: ArrayLike<number>, q: ArrayLike<number>, qo: number, out: Float64Array, o: number): void {
+  const x = q[qo], y = q[qo + 1], z = q[qo + 2], w = q[qo + 3];
+  const cx = -C[0], cy = -C[1], cz = -C[2], cw = C[3];
+  out[o] = cw * x + cx * w + cy * z - cz * y;
+  out[o + 1] = cw * y - cx * z + cy * w + cz * x;
+  out[o + 2] = cw * z + cx * y - cy * x + cz * w;
+  out[o + 3] = cw * w - cx * x - cy * y - cz * z;
+}
+
 /** The joint that connects a link to its parent: type, axis, frame in the parent link, limits, damping, armature and spring. */
 export interface JointSpec {
   type: JointTypeName;

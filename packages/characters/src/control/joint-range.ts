@@ -11,7 +11,7 @@
  * symmetric, +-35 degrees, while a push-off plantarflexes further); a drive asked to follow such a
  * target pushes into the limit for nothing, so a MotionFollower's targets are projected first.
  */
-import { JointType, type Model } from '@sinew/featherstone';
+import { centredRotationInto, JointType, type Model } from '@sinew/featherstone';
 import { quatFromAxisAngle, quatMultiply, quatNormalize } from '../motion/quat.js';
 import { detMath } from '@sinew/featherstone';
 
@@ -46,6 +46,8 @@ export function coneAxesInto(a: ArrayLike<number>, out: Float64Array, o: number)
  */
 const THETA = 0, N = 1, PSI = 4, CONE = 5, ST_U = 6, ST_V = 9, EXCESS = 12;
 const ST = new Float64Array(13);
+/** C^-1 Q of a cone centred off the rest pose (centredRotationInto). */
+const CQ = new Float64Array(4);
 
 function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): void {
   // (the elementary functions through detMath.io: the step calls this, and nothing may be boxed)
@@ -54,12 +56,8 @@ function swingTwist(q: ArrayLike<number>, o: number, lim: Limits): void {
   const C = lim.centre;
   if (C !== undefined) {
     // a cone centred off the rest pose: the range is that of C^-1 Q (SphericalLimits.swingCentre)
-    const cx = -C[0], cy = -C[1], cz = -C[2], cw = C[3];
-    const X = cw * x + cx * w + cy * z - cz * y;
-    const Y = cw * y - cx * z + cy * w + cz * x;
-    const Z = cw * z + cx * y - cy * x + cz * w;
-    const W = cw * w - cx * x - cy * y - cz * z;
-    x = X; y = Y; z = Z; w = W;
+    centredRotationInto(C, q, o, CQ, 0);
+    x = CQ[0]; y = CQ[1]; z = CQ[2]; w = CQ[3];
   }
   if (w < 0) { x = -x; y = -y; z = -z; w = -w; }
   // twist t = normalise([(v . a) a, w]); swing s = q t^-1

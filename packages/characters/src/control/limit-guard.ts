@@ -26,7 +26,7 @@
  *
  * One guard per World (ensureSphericalLimitGuard); MotionFollower adds it.
  */
-import { JointType, type Model } from '@sinew/featherstone';
+import { centredRotationInto, JointType, type Model } from '@sinew/featherstone';
 import type { Body, ConstraintSource, StepContext, World } from '@sinew/constraints';
 import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
 import { coneAxesInto, sphericalExcessInto } from './joint-range.js';
@@ -123,12 +123,7 @@ export class SphericalLimitGuard implements ConstraintSource {
     const C = lim.centre;
     if (C !== undefined) {
       // a cone centred off the rest pose: the rows of C^-1 Q (its link-frame rate is Q's), at f[QR..QR+4)
-      const x0 = q[qo], y0 = q[qo + 1], z0 = q[qo + 2], w0 = q[qo + 3];
-      const cx = -C[0], cy = -C[1], cz = -C[2], cw = C[3];
-      f[QR] = cw * x0 + cx * w0 + cy * z0 - cz * y0;
-      f[QR + 1] = cw * y0 - cx * z0 + cy * w0 + cz * x0;
-      f[QR + 2] = cw * z0 + cx * y0 - cy * x0 + cz * w0;
-      f[QR + 3] = cw * w0 - cx * x0 - cy * y0 - cz * z0;
+      centredRotationInto(C, q, qo, f, QR);
       q = f;
       qo = QR;
     }

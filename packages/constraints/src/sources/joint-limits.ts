@@ -5,7 +5,7 @@
  * twist axis) and a twist range about the twist axis, from a swing-twist decomposition of the
  * joint's rotation (relative to the cone's centre C when it is off the rest pose: of C^-1 Q).
  */
-import { JointType } from '@sinew/featherstone';
+import { centredRotationInto, JointType } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { RowTag, type RowBuffer } from '../rows/row-buffer.js';
 import type { ConstraintSource, StepContext } from './source.js';
@@ -148,6 +148,8 @@ export class JointLimits implements ConstraintSource {
 }
 
 const SG = new Float64Array(11);
+/** C^-1 Q of a cone centred off the rest pose (centredRotationInto). */
+const CQ = new Float64Array(4);
 
 /**
  * The swing cone and twist range of a spherical joint (swing-twist decomposition about the
@@ -164,12 +166,8 @@ function sphericalGaps(body: Body, link: number, out: Float64Array): Float64Arra
   if (C !== undefined) {
     // a cone centred off the rest pose (SphericalLimits.swingCentre): the range is that of C^-1 Q,
     // whose link-frame rate is Q's (C is fixed), so the rows below hold with it in Q's place
-    const cx = -C[0], cy = -C[1], cz = -C[2], cw = C[3];
-    const X = cw * x + cx * w + cy * z - cz * y;
-    const Y = cw * y - cx * z + cy * w + cz * x;
-    const Z = cw * z + cx * y - cy * x + cz * w;
-    const W = cw * w - cx * x - cy * y - cz * z;
-    x = X; y = Y; z = Z; w = W;
+    centredRotationInto(C, q, qo, CQ, 0);
+    x = CQ[0]; y = CQ[1]; z = CQ[2]; w = CQ[3];
   }
   const a = lim.twistAxis;
   const ax = a[0], ay = a[1], az = a[2];
