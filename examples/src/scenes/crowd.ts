@@ -19,7 +19,7 @@ import { CMU_WALK, humanoidModel, walkingCircle, walkOnHumanoid, WALKER_COLORS, 
 import { Gun } from './gun.js';
 import { Mortal } from './mortal.js';
 import { CESIUM_MAN, humanoidSkin, ROBOT_EXPRESSIVE } from './skins.js';
-import { LinkMark, addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries } from './world-view.js';
+import { LinkMark, addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, sceneStats } from './world-view.js';
 
 /** Walkers in the crowd. */
 export const CROWD_SIZE = 6;
@@ -382,20 +382,12 @@ export class CrowdScene implements Scene {
 
   stats(): SceneStats {
     const e = bodiesEnergy(this.walkers.map((w) => w.body));
-    const st = this.world.stats;
     const series: Record<string, number> = { walking: 0, staggering: 0, down: 0, 'getting up': 0, ...solverSeries(this.world) };
     for (const w of this.walkers) {
       series[this.walkerState(w.index)]++;
       series[`pelvis ${w.index}`] = w.body.state.work.pose[10];
     }
-    return {
-      links: e.links,
-      contacts: st.contacts,
-      kineticEnergy: e.kinetic,
-      maxPenetration: st.maxPenetration,
-      maxLimitViolation: Math.max(0, e.limit),
-      series,
-    };
+    return sceneStats(this.world, e, series);
   }
 }
 

@@ -19,7 +19,7 @@ import { CMU_WALK, humanoidModel, walkOnHumanoid, WALKER_COLORS } from './walker
 import { Gun } from './gun.js';
 import { CESIUM_MAN, humanoidSkin } from './skins.js';
 import { Mortal } from './mortal.js';
-import { LinkMark, addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { LinkMark, addRagdoll, applyImpulse, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, worldEnergy, sceneStats } from './world-view.js';
 
 const PLOTS: readonly PlotSpec[] = [
   { title: 'muscle tone', unit: '1 = full strength', series: ['tone'] },
@@ -267,19 +267,11 @@ class DeathScene implements Scene {
 
   stats(): SceneStats {
     const e = worldEnergy(this.world);
-    const st = this.world.stats;
     const errors = this.life.follower.jointErrors();
     let sum = 0, n = 0;
     for (const [k, v] of Object.entries(errors)) if (!k.includes('.')) { sum += v; n++; }
     const walker = bodiesEnergy([this.walker]);
-    return {
-      links: e.links,
-      contacts: st.contacts,
-      kineticEnergy: e.kinetic,
-      maxPenetration: st.maxPenetration,
-      maxLimitViolation: Math.max(0, e.limit),
-      series: { tone: this.life.follower.currentTone, kinetic: walker.kinetic, potential: walker.potential, 'tracking error': n ? sum / n : 0, ...solverSeries(this.world) },
-    };
+    return sceneStats(this.world, e, { tone: this.life.follower.currentTone, kinetic: walker.kinetic, potential: walker.potential, 'tracking error': n ? sum / n : 0, ...solverSeries(this.world) });
   }
 }
 

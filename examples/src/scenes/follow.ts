@@ -16,7 +16,7 @@ import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStat
 import { CMU_WALK, Ghost, humanoidModel, rootPath, walkingCircle, walkOnHumanoid, WALKER_COLORS } from './walker.js';
 import { Gun } from './gun.js';
 import { humanoidSkin, ROBOT_EXPRESSIVE } from './skins.js';
-import { LinkMark, addRagdoll, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries } from './world-view.js';
+import { LinkMark, addRagdoll, bodiesEnergy, ContactCollector, overlappingPairs, SOLVER_PLOT, solverSeries, sceneStats } from './world-view.js';
 
 type Drive = 'constraint rows' | 'stable PD' | 'PD';
 const DRIVES: readonly Drive[] = ['constraint rows', 'stable PD', 'PD'];
@@ -228,18 +228,10 @@ class FollowScene implements Scene {
 
   stats(): SceneStats {
     const e = bodiesEnergy([this.walker]);
-    const st = this.world.stats;
     const errors = this.follower.jointErrors();
     let sum = 0, n = 0;
     for (const [k, v] of Object.entries(errors)) if (!k.includes('.') && k !== this.model.jointNames[0]) { sum += v; n++; }
-    return {
-      links: e.links,
-      contacts: st.contacts,
-      kineticEnergy: e.kinetic,
-      maxPenetration: st.maxPenetration,
-      maxLimitViolation: Math.max(0, e.limit),
-      series: { 'joint error': n ? sum / n : 0, 'root error': errors[`${this.model.jointNames[0]}.position`] ?? 0, tone: this.follower.currentTone, ...solverSeries(this.world) },
-    };
+    return sceneStats(this.world, e, { 'joint error': n ? sum / n : 0, 'root error': errors[`${this.model.jointNames[0]}.position`] ?? 0, tone: this.follower.currentTone, ...solverSeries(this.world) });
   }
 }
 

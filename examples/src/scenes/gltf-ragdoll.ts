@@ -13,7 +13,7 @@ import { pick } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, SkinBinding } from '../sim/scene.js';
 import { Gun } from './gun.js';
 import { CESIUM_MAN } from './skins.js';
-import { LinkMark, applyImpulse, ContactCollector, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { LinkMark, applyImpulse, ContactCollector, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy, sceneStats } from './world-view.js';
 
 /** Seconds between throws when they are automatic. */
 const THROW_EVERY = 4;
@@ -161,14 +161,7 @@ class GltfRagdollScene implements Scene {
   stats(): SceneStats {
     const e = worldEnergy(this.world);
     const st = this.world.stats;
-    return {
-      links: e.links,
-      contacts: st.contacts,
-      kineticEnergy: e.kinetic,
-      maxPenetration: st.maxPenetration,
-      maxLimitViolation: Math.max(0, e.limit),
-      series: { kinetic: e.kinetic, potential: e.potential, contacts: st.contacts, ...solverSeries(this.world) },
-    };
+    return sceneStats(this.world, e, { kinetic: e.kinetic, potential: e.potential, contacts: st.contacts, ...solverSeries(this.world) });
   }
 }
 

@@ -14,7 +14,7 @@ import { pick, rayPlane } from '../sim/pick.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, Vec3 } from '../sim/scene.js';
 import { humanoidModel, WALKER_COLORS } from './walker.js';
 import { Gun } from './gun.js';
-import { addRagdoll, ContactCollector, DebugDraw, DragSpring, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { addRagdoll, ContactCollector, DebugDraw, DragSpring, SOLVER_PLOT, solverSeries, worldEnergy, sceneStats } from './world-view.js';
 
 const PLOTS: readonly PlotSpec[] = [
   { title: 'energy', unit: 'J', series: ['kinetic', 'potential'] },
@@ -176,15 +176,7 @@ class LimitsScene implements Scene {
 
   stats(): SceneStats {
     const e = worldEnergy(this.world);
-    const st = this.world.stats;
-    return {
-      links: e.links,
-      contacts: st.contacts,
-      kineticEnergy: e.kinetic,
-      maxPenetration: st.maxPenetration,
-      maxLimitViolation: Math.max(0, e.limit),
-      series: { kinetic: e.kinetic, potential: e.potential, 'limit violation': Math.max(0, e.limit), ...solverSeries(this.world) },
-    };
+    return sceneStats(this.world, e, { kinetic: e.kinetic, potential: e.potential, 'limit violation': Math.max(0, e.limit), ...solverSeries(this.world) });
   }
 }
 

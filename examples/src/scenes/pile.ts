@@ -12,7 +12,7 @@ import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStat
 import { CMU_WALK, humanoidModel, walkOnHumanoid } from './walker.js';
 import { Gun } from './gun.js';
 import { CESIUM_MAN, humanoidSkin, ROBOT_EXPRESSIVE } from './skins.js';
-import { addRagdoll, ContactCollector, overlappingPairs, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { addRagdoll, ContactCollector, overlappingPairs, setRootVelocity, SOLVER_PLOT, solverSeries, worldEnergy, sceneStats } from './world-view.js';
 
 const STEPS = 7, RISE = 0.2, TREAD = 0.36, WIDTH = 3.2;
 /** Top landing: its front edge at z = TOP_Z, height STEPS * RISE. */
@@ -199,14 +199,7 @@ class PileScene implements Scene {
     series.K = st.ms.k;
     series.solve = st.ms.solve;
     series.stab = st.ms.stabilize;
-    return {
-      links: e.links,
-      contacts: st.contacts,
-      kineticEnergy: e.kinetic,
-      maxPenetration: st.maxPenetration,
-      maxLimitViolation: Math.max(0, e.limit),
-      series,
-    };
+    return sceneStats(this.world, e, series);
   }
 }
 

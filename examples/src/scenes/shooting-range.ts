@@ -11,7 +11,7 @@ import { assertFinite } from '../sim/metrics.js';
 import type { PlotSpec, PointerRay, Scene, SceneContext, SceneControl, SceneStats, SceneView, Vec3 } from '../sim/scene.js';
 import { Gun } from './gun.js';
 import { humanoidModel, WALKER_COLORS } from './walker.js';
-import { addRagdoll, DebugDraw, SOLVER_PLOT, solverSeries, worldEnergy } from './world-view.js';
+import { addRagdoll, DebugDraw, SOLVER_PLOT, solverSeries, worldEnergy, sceneStats } from './world-view.js';
 
 const CRATE = 0.2; // half extent, m
 const ROWS = [4, 3, 2, 1];
@@ -140,15 +140,7 @@ class ShootingRangeScene implements Scene {
 
   stats(): SceneStats {
     const e = worldEnergy(this.world);
-    const st = this.world.stats;
-    return {
-      links: e.links,
-      contacts: st.contacts,
-      kineticEnergy: e.kinetic,
-      maxPenetration: st.maxPenetration,
-      maxLimitViolation: Math.max(0, e.limit),
-      series: { fired: this.gun.fired, 'in the world': this.gun.live, removed: this.gun.removed, strikes: this.gun.strikes, ...solverSeries(this.world) },
-    };
+    return sceneStats(this.world, e, { fired: this.gun.fired, 'in the world': this.gun.live, removed: this.gun.removed, strikes: this.gun.strikes, ...solverSeries(this.world) });
   }
 }
 

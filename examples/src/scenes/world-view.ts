@@ -8,7 +8,7 @@ import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
 import { excludeOverlappingLinkPairs, type JointTrajectory } from '@sinew/characters';
 import { accelerationDeltasPointForce, forwardDynamics, forwardKinematics, kineticEnergy, pointPosition, pointVelocity, potentialEnergy, type Model } from '@sinew/featherstone';
 import { maxLimitViolation } from '../sim/metrics.js';
-import type { SceneView } from '../sim/scene.js';
+import type { SceneStats, SceneView } from '../sim/scene.js';
 
 /** Gathers the contact rows of a world's last step as SceneView.contacts data. */
 export class ContactCollector {
@@ -194,6 +194,19 @@ export const SOLVER_PLOT = {
 export function solverSeries(world: World): Record<string, number> {
   const st = world.stats;
   return { residual: st.residual, 'error before': st.errorBefore, 'error after': st.errorAfter };
+}
+
+/** A scene's readout: the world's contacts and deepest penetration, the links, kinetic energy and worst limit violation of `e` (worldEnergy or bodiesEnergy), and the scene's series. */
+export function sceneStats(world: World, e: { kinetic: number; limit: number; links: number }, series: Record<string, number>): SceneStats {
+  const st = world.stats;
+  return {
+    links: e.links,
+    contacts: st.contacts,
+    kineticEnergy: e.kinetic,
+    maxPenetration: st.maxPenetration,
+    maxLimitViolation: Math.max(0, e.limit),
+    series,
+  };
 }
 
 /**
