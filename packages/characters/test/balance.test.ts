@@ -28,7 +28,7 @@
 import { describe, expect, it } from 'vitest';
 import { forwardKinematics, State } from '@sinew/featherstone';
 import { World, type Body } from '@sinew/constraints';
-import { CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_I32_STRIDE, CONTACT_LINK_A, CONTACT_LINK_B } from '@sinew/constraints/internals';
+import { onFloor } from './floor-contacts.js';
 import { characterFromJSON } from '../src/format/index.js';
 import { humanoid } from '../src/presets/index.js';
 import { Balance, JointTrajectory, MotionFollower, type BalanceOptions } from '../src/control/index.js';
@@ -47,18 +47,6 @@ function world(): World {
   const w = new World();
   w.addStatic({ geometry: { type: 'plane' } });
   return w;
-}
-
-/** Links of `body` touching a static (the floor) in the World's contact list. */
-function onFloor(w: World, body: number): Set<number> {
-  const C = w.collision.contacts, out = new Set<number>();
-  for (let k = 0; k < C.count; k++) {
-    const io = k * CONTACT_I32_STRIDE;
-    const a = C.i32[io + CONTACT_BODY_A], b = C.i32[io + CONTACT_BODY_B];
-    if (a === body && b < 0) out.add(C.i32[io + CONTACT_LINK_A]);
-    if (b === body && a < 0) out.add(C.i32[io + CONTACT_LINK_B]);
-  }
-  return out;
 }
 
 /** The humanoid standing in the neutral pose at heading `yaw`, feet flat on the floor. */

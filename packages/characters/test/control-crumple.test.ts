@@ -32,6 +32,7 @@ import { forwardKinematics, kineticEnergy, State } from '@sinew/featherstone';
 import { World } from '@sinew/constraints';
 import { CONTACT_BODY_A, CONTACT_BODY_B, CONTACT_I32_STRIDE, CONTACT_LINK_A, CONTACT_LINK_B } from '@sinew/constraints/internals';
 import { BVH_SCALE, importBvh } from '../src/bvh/index.js';
+import { onFloor } from './floor-contacts.js';
 import { characterFromJSON } from '../src/format/index.js';
 import { humanoid } from '../src/presets/index.js';
 import {
@@ -80,13 +81,7 @@ function touching(world: World, body: number): Set<number> {
 
 /** Whether any of `links` touches the floor in the World's contact list. */
 function touches(world: World, body: number, links: Set<number>): boolean {
-  const C = world.collision.contacts;
-  for (let k = 0; k < C.count; k++) {
-    const io = k * CONTACT_I32_STRIDE;
-    const a = C.i32[io + CONTACT_BODY_A], b = C.i32[io + CONTACT_BODY_B];
-    const l = a === body && b < 0 ? C.i32[io + CONTACT_LINK_A] : b === body && a < 0 ? C.i32[io + CONTACT_LINK_B] : -1;
-    if (links.has(l)) return true;
-  }
+  for (const l of onFloor(world, body)) if (links.has(l)) return true;
   return false;
 }
 
