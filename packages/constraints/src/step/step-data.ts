@@ -88,19 +88,8 @@ export interface StepSettings {
 /** Numbers per momentum group in StepData.groupSums (momentum.ts). */
 export const GROUP_STRIDE = 36;
 
-/** The World's objects a StepData refers to. */
-export interface StepWorld {
-  readonly bodies: Body[];
-  readonly sources: ConstraintSource[];
-  readonly limits: JointLimits;
-  readonly contacts: ContactSource;
-  readonly gravity: Float64Array;
-  readonly rows: RowBuffer;
-  readonly solver: ConstraintSolver;
-  readonly stats: StepStats;
-  /** Wakes a sleeping body (World.wake). */
-  wake(body: Body): void;
-}
+/** The World's objects a StepData refers to (the same objects, by the same names), and its wake(). */
+export type StepWorld = Pick<StepData, 'bodies' | 'sources' | 'limits' | 'contacts' | 'gravity' | 'rows' | 'solver' | 'stats' | 'wake'>;
 
 /** The step's data (see the module comment). */
 export class StepData {
@@ -118,6 +107,7 @@ export class StepData {
   /** Contact and joint-limit event recorders, when the game turned them on. */
   events: ContactEventRecorder | null = null;
   limitHits: LimitEventRecorder | null = null;
+  /** Wakes a sleeping body (World.wake). */
   readonly wake: (body: Body) => void;
 
   // ---- the step (World.step, recovery.ts, pass.ts) ----
