@@ -41,7 +41,7 @@
 import { forwardKinematics, JointType, State, type Model } from '@sinew/featherstone';
 import type { Body, World } from '@sinew/constraints';
 import { detMath } from '@sinew/featherstone';
-import { quatFromAxisAngle, quatMultiply, quatNormalize, quatRotate, quatRotateInverse, quatSlerp, quatToRotationVector, quatConjMultiply } from '../motion/quat.js';
+import { quatFromAxisAngle, quatMultiply, quatNormalize, quatRotate, quatRotateInverse, quatSlerp, quatToRotationVector, quatConjMultiply, quatTurnInto } from '../motion/quat.js';
 import { JointTrajectory } from './joint-trajectory.js';
 import { MotionFollower } from './motion-follower.js';
 import { projectIntoLimits } from './joint-range.js';
@@ -450,8 +450,8 @@ export class GetUp {
     const K = this.keyQ, a = seg * nq + ro, b = a + nq, W = this.segmentTurn;
     const v = this.v3, q = st.q, qd = st.qd;
     // world velocities: current v[0..2] linear, v[3..5] angular; target v[6..8], v[9..11]
-    turn(q, ro + 3, false, qd, vo + 3, v, 0);
-    turn(q, ro + 3, false, qd, vo, v, 3);
+    quatTurnInto(q, ro + 3, false, qd, vo + 3, v, 0);
+    quatTurnInto(q, ro + 3, false, qd, vo, v, 3);
     for (let k = 0; k < 3; k++) {
       v[6 + k] = (K[b + k] - K[a + k]) * ds;
       v[9 + k] = W[3 * seg + k] * ds;
@@ -476,7 +476,7 @@ export class GetUp {
     conjMultiply(q, ro + 3, tq, 3, e, 8); // Q^-1 Q_d: the error in the link frame
     const es = e[11] < 0 ? -2 : 2;
     e[8] *= es; e[9] *= es; e[10] *= es;
-    turn(q, ro + 3, false, e, 8, e, 0);
+    quatTurnInto(q, ro + 3, false, e, 8, e, 0);
     let tx = this.inertia * (kp * e[0] + kd * wx);
     let ty = this.inertia * (kp * e[1] + kd * wy);
     let tz = this.inertia * (kp * e[2] + kd * wz);
@@ -484,8 +484,8 @@ export class GetUp {
     if (tn > tmax) { const r = tmax / tn; tx *= r; ty *= r; tz *= r; }
     // into the free joint's force coordinates: [moment; force] in the link frame, about its origin
     e[3] = fx; e[4] = fy; e[5] = fz; e[6] = tx; e[7] = ty; e[8] = tz;
-    turn(q, ro + 3, true, e, 3, e, 3);
-    turn(q, ro + 3, true, e, 6, e, 6);
+    quatTurnInto(q, ro + 3, true, e, 3, e, 3);
+    quatTurnInto(q, ro + 3, true, e, 6, e, 6);
     st.tau[vo] += e[6]; st.tau[vo + 1] += e[7]; st.tau[vo + 2] += e[8];
     st.tau[vo + 3] += e[3]; st.tau[vo + 4] += e[4]; st.tau[vo + 5] += e[5];
     st.work.dynamicsValid = false;
@@ -546,21 +546,6 @@ export class GetUp {
   remove(): void {
     this.follower.remove();
   }
-}
-
-/**
- * out = q v q* (or q* v q, inverse): quatRotate and quatRotateInverse for the typed arrays of the
- * update alone (the motion helpers, also called with plain arrays, may run polymorphic, and the
- * update must allocate nothing). The same arithmetic.
- */
-function turn(q: Float64Array, qo: number, inverse: boolean, v: Float64Array, vo: number, out: Float64Array, oo: number): void {
-  const sg = inverse ? -1 : 1;
-  const x = sg * q[qo], y = sg * q[qo + 1], z = sg * q[qo + 2], w = q[qo + 3];
-  const vx = v[vo], vy = v[vo + 1], vz = v[vo + 2];
-  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
-  out[oo] = vx + w * tx + (y * tz - z * ty);
-  out[oo + 1] = vy + w * ty + (z * tx - x * tz);
-  out[oo + 2] = vz + w * tz + (x * ty - y * tx);
 }
 
 /** out = conj(a) * b (quatConjMultiply for the update's typed arrays, as `turn`). */

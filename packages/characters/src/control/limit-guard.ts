@@ -29,6 +29,7 @@
 import { centredRotationInto, JointType, type Model } from '@sinew/featherstone';
 import type { Body, ConstraintSource, StepContext, World } from '@sinew/constraints';
 import { RowTag, type RowBuffer } from '@sinew/constraints/internals';
+import { quatTurnInto } from '../motion/quat.js';
 import { coneAxesInto, sphericalExcessInto } from './joint-range.js';
 import { detMath } from '@sinew/featherstone';
 
@@ -119,7 +120,7 @@ export class SphericalLimitGuard implements ConstraintSource {
     const m: Model = body.model;
     const lim = m.sphericalLimits[link]!;
     const f = this.f, h = f[H], io = detMath.io;
-    let q: ArrayLike<number> = body.state.q, qo = m.qOffset[link];
+    let q: Float64Array = body.state.q, qo = m.qOffset[link];
     const C = lim.centre;
     if (C !== undefined) {
       // a cone centred off the rest pose: the rows of C^-1 Q (its link-frame rate is Q's), at f[QR..QR+4)
@@ -131,7 +132,7 @@ export class SphericalLimitGuard implements ConstraintSource {
     const a = lim.twistAxis;
     const s1 = lim.swing[0], s2 = lim.swing[1];
     // b = R a; swing angle theta and axis n = a x b / |a x b|
-    rotate(q, qo, false, a, 0, f, 0);
+    quatTurnInto(q, qo, false, a, 0, f, 0);
     const bx = f[0], by = f[1], bz = f[2];
     const cx = a[1] * bz - a[2] * by, cy = a[2] * bx - a[0] * bz, cz = a[0] * by - a[1] * bx;
     io[0] = cx; io[1] = cy; io[2] = cz; io[3] = 0;
@@ -147,9 +148,9 @@ export class SphericalLimitGuard implements ConstraintSource {
     f[VN] = nx; f[VN + 1] = ny; f[VN + 2] = nz;
     f[VM] = mx; f[VM + 1] = my; f[VM + 2] = mz;
     // link-frame images R^T n, R^T a, R^T m
-    rotate(q, qo, true, f, VN, f, 3);
-    rotate(q, qo, true, a, 0, f, 6);
-    rotate(q, qo, true, f, VM, f, 9);
+    quatTurnInto(q, qo, true, f, VN, f, 3);
+    quatTurnInto(q, qo, true, a, 0, f, 6);
+    quatTurnInto(q, qo, true, f, VM, f, 9);
     io[0] = theta;
     detMath.cosIO();
     const cosTheta = io[0];
@@ -203,17 +204,6 @@ export class SphericalLimitGuard implements ConstraintSource {
       }
     }
   }
-}
-
-/** out[o..o+2] = q v q* (or q* v q, inverse) for the quaternion q[qo..qo+4) and the vector v[vo..vo+3). */
-function rotate(q: ArrayLike<number>, qo: number, inverse: boolean, v: ArrayLike<number>, vo: number, out: Float64Array, o: number): void {
-  const sg = inverse ? -1 : 1;
-  const x = sg * q[qo], y = sg * q[qo + 1], z = sg * q[qo + 2], w = q[qo + 3];
-  const vx = v[vo], vy = v[vo + 1], vz = v[vo + 2];
-  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
-  out[o] = vx + w * tx + (y * tz - z * ty);
-  out[o + 1] = vy + w * ty + (z * tx - x * tz);
-  out[o + 2] = vz + w * tz + (x * ty - y * tx);
 }
 
 /** The World's SphericalLimitGuard, added if it has none. */

@@ -186,3 +186,19 @@ export function quatFromYTo(dx: number, dy: number, dz: number, out: Out, oo: nu
   out[oo] = dz; out[oo + 1] = 0; out[oo + 2] = -dx; out[oo + 3] = w;
   quatNormalize(out, oo);
 }
+
+/**
+ * out = q v q* (or q* v q, inverse) for the quaternion q[qo..qo+4) and the vector v[vo..vo+3):
+ * quatRotate and quatRotateInverse for typed arrays alone, for the controllers' per-step code (the
+ * helpers above are also called with plain arrays and may run polymorphic, and a step must allocate
+ * nothing). The same arithmetic.
+ */
+export function quatTurnInto(q: Float64Array, qo: number, inverse: boolean, v: Float64Array, vo: number, out: Float64Array, oo: number): void {
+  const sg = inverse ? -1 : 1;
+  const x = sg * q[qo], y = sg * q[qo + 1], z = sg * q[qo + 2], w = q[qo + 3];
+  const vx = v[vo], vy = v[vo + 1], vz = v[vo + 2];
+  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
+  out[oo] = vx + w * tx + (y * tz - z * ty);
+  out[oo + 1] = vy + w * ty + (z * tx - x * tz);
+  out[oo + 2] = vz + w * tz + (x * ty - y * tx);
+}
