@@ -147,7 +147,7 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
   }
   // (in the order the step set them, which restore keeps: a world restored and one that went on
   // to the same state write the same bytes)
-  o += warm.writeEntries(f, o);
+  o += warm.writeEntries(f, o, nw);
   if (events) events.writeTouching(f, o);
   if (!littleEndian()) swapSlots(bytes);
   return bytes;

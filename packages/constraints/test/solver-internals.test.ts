@@ -58,6 +58,35 @@ describe('WarmStartTable', () => {
     expect(lookups).toBeGreaterThan(10000);
   });
 
+  it('stores no new key at +0 (it reads as +0 all the same), keeps -0, and writes exactly the entries whose force is not +0, in the order first set (checked against a Map over 20 generations)', () => {
+    const rng = new SeededRandom(13);
+    const table = new WarmStartTable(4);
+    for (let gen = 0; gen < 20; gen++) {
+      table.clear();
+      // the reference: every key in the order first set, with its last force
+      const ref = new Map<number, number>();
+      const n = 1 + Math.floor(rng.next() * 2000);
+      for (let k = 0; k < n; k++) {
+        const key = rng.next() < 0.2 && ref.size ? [...ref.keys()][Math.floor(rng.next() * ref.size)] : -2 - Math.floor(rng.next() * 2 ** 52);
+        const u = rng.next();
+        const value = u < 0.4 ? 0 : u < 0.45 ? -0 : rng.gaussian();
+        table.set(key, value);
+        // a key seen before keeps its place in the order; a new one at +0 is not stored
+        if (ref.has(key) || !Object.is(value, 0)) ref.set(key, value);
+      }
+      for (const [key, value] of ref) expect(Object.is(table.get(key, NaN), value)).toBe(true);
+      expect(table.size).toBe(ref.size); // (new keys at +0 are not among them)
+      const kept = [...ref].filter(([, v]) => !Object.is(v, 0));
+      expect(table.nonZeroCount()).toBe(kept.length);
+      const out = new Float64Array(2 * kept.length + 3).fill(NaN);
+      expect(table.writeEntries(out, 3)).toBe(2 * kept.length);
+      kept.forEach(([key, value], i) => {
+        expect(out[3 + i]).toBe(key);
+        expect(Object.is(out[3 + kept.length + i], value)).toBe(true);
+      });
+    }
+  });
+
   it('forgets everything on clear', () => {
     const table = new WarmStartTable();
     table.set(-12345678901, 3);

@@ -19,6 +19,8 @@ export class WarmStartTable {
   private mask = -1;
   /** Entries of the current generation. */
   size = 0;
+  /** Of those, the entries whose force is +0 (keys first set to another force, then to +0). */
+  private zeros = 0;
 
   constructor(capacity = 64) {
     this.allocate(capacity);
@@ -34,11 +36,13 @@ export class WarmStartTable {
     this.mask = n - 1;
     this.generation = 1;
     this.size = 0;
+    this.zeros = 0;
   }
 
   /** Forgets every entry. */
   clear(): void {
     this.size = 0;
+    this.zeros = 0;
     if (++this.generation === 0xffffffff) {
       this.stamp.fill(0);
       this.generation = 1;
@@ -66,7 +70,8 @@ export class WarmStartTable {
 
   /**
    * Stores (or overwrites) the force of `key`. Returns the slot it went to: until the table is
-   * cleared and written again, getAt(slot, key) finds it there without hashing.
+   * cleared and written again, getAt(slot, key) finds it there without hashing. A new key whose
+   * force is +0 is not stored (get reads it as +0 all the same) and gives -1.
    */
   set(key: number, value: number): number {
     if (2 * (this.size + 1) > this.mask + 1) this.grow();
@@ -74,8 +79,15 @@ export class WarmStartTable {
     let i = this.hash(key);
     for (; this.stamp[i] === g; i = (i + 1) & this.mask) {
       const e = this.entryOf[i];
-      if (this.keys[e] === key) { this.values[e] = value; return i; }
+      if (this.keys[e] === key) {
+        this.zeros += (isPlusZero(value) ? 1 : 0) - (isPlusZero(this.values[e]) ? 1 : 0);
+        this.values[e] = value;
+        return i;
+      }
     }
+    // a new key with a force of +0 is not stored: a missing key reads as +0 (about half the rows
+    // of a pile are open contacts and their friction, at +0)
+    if (isPlusZero(value)) return -1;
     const e = this.size++;
     this.stamp[i] = g;
     this.entryOf[i] = e;
@@ -96,26 +108,40 @@ export class WarmStartTable {
     return this.get(key, otherwise);
   }
 
+  /** Twice the slots, the entries kept in their order (those at +0 too) and indexed again. */
   private grow(): void {
-    const { keys, values, size } = this;
+    const { keys, values, size, zeros } = this;
     this.allocate(2 * (this.mask + 1));
-    for (let e = 0; e < size; e++) this.set(keys[e], values[e]);
+    const g = this.generation, mask = this.mask;
+    for (let e = 0; e < size; e++) {
+      let i = this.hash(keys[e]);
+      while (this.stamp[i] === g) i = (i + 1) & mask; // (keys are unique: only a free slot is sought)
+      this.stamp[i] = g;
+      this.entryOf[i] = e;
+      this.keys[e] = keys[e];
+      this.values[e] = values[e];
+    }
+    this.size = size;
+    this.zeros = zeros;
   }
 
   /** Entries whose force is not +0 (a missing key reads as +0: a snapshot need not hold them). */
   nonZeroCount(): number {
-    let n = 0;
-    for (let e = 0; e < this.size; e++) { const v = this.values[e]; if (v !== 0 || 1 / v < 0) n++; }
-    return n;
+    return this.size - this.zeros;
   }
 
   /**
    * Writes the nonZeroCount() entries whose force is not +0 into out from `at`: their keys, in the
    * order they were first set, then their forces in the same order. Returns the numbers written.
-   * Allocates nothing (World.snapshot).
+   * Allocates nothing (World.snapshot). `n` is nonZeroCount(), when the caller has it already.
    */
-  writeEntries(out: Float64Array, at: number): number {
-    const keys = this.keys, values = this.values, n = this.nonZeroCount();
+  writeEntries(out: Float64Array, at: number, n = this.nonZeroCount()): number {
+    const keys = this.keys, values = this.values;
+    if (n === this.size) {
+      // (no force of +0 among them: the usual case, as set() keeps none unless one is overwritten)
+      for (let e = 0; e < n; e++) { out[at + e] = keys[e]; out[at + n + e] = values[e]; }
+      return 2 * n;
+    }
     for (let e = 0, k = at; e < this.size; e++) {
       const v = values[e];
       if (v !== 0 || 1 / v < 0) { out[k] = keys[e]; out[k + n] = v; k++; }
@@ -132,4 +158,9 @@ export class WarmStartTable {
     for (let k = 0; k < n; k++) forces[k] = this.get(keys[k]);
     return { keys, forces };
   }
+}
+
+/** Whether v is +0 (not -0, which a warm start keeps: it can decide the sign of a result). */
+function isPlusZero(v: number): boolean {
+  return v === 0 && 1 / v > 0;
 }
