@@ -6,7 +6,6 @@
 import { addRootVelocityWorld, energiesInto, forwardKinematics, freeRootCount, freeRootCurrentMomenta, restoreFreeRootMomenta, subtreeMass } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { type RowBuffer, RowTag } from '../rows/row-buffer.js';
-import { currentKinematics } from './kinematic-stage.js';
 import { type StepData, hasLoad, pointPinOf } from './step-data.js';
 
 /** Marks the bodies of pins whose targets moved since the last step: the energy account counts the pins' work as external. */
@@ -97,7 +96,7 @@ export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): voi
     // (an island held by nothing is a momentum group: not accounted, see advance)
     if (d.bodyWorked[b.index] || d.pinWorked[b.index] || hasLoad(b) || (isl < nIslands && d.grounded[isl] === 0)) worked[isl] = 1;
     if (!(b.energy[1] >= 0)) b.energy[1] = bound; // (NaN: the body's first pass)
-    currentKinematics(b);
+    forwardKinematics(b.model, b.state, true);
     energiesInto(b.model, b.state, b.energy, 3);
     const o = 4 * isl;
     E[o] += b.energy[0];

@@ -5,7 +5,6 @@
  * the forward kinematics of the awake bodies that several stages start from.
  */
 import { forwardKinematics } from '@sinew/featherstone';
-import type { Body } from '../body.js';
 import { KinematicMode, addPrescribedRows, landOnTarget, movePrescribed, onPrescribedJoint, prescribedMoving, prescribedVelocity, ratesFromTarget } from '../kinematic.js';
 import { type RowBuffer, RowType, copyRow } from '../rows/row-buffer.js';
 import { type StepData, sameNumbers } from './step-data.js';
@@ -95,21 +94,10 @@ export function awakeKinematics(d: StepData, withVelocities: boolean): void {
   for (let bi = 0; bi < bodies.length; bi++) {
     const b = bodies[bi];
     if (b.sleeping) continue;
-    if (withVelocities) currentKinematics(b);
-    else forwardKinematics(b.model, b.state, false);
+    // (a state the last kinematics with velocities saw, step after step when nothing moved the
+    // body after the position check of the step before: its work arrays hold the same numbers)
+    if (withVelocities && sameNumbers(b.kinematicsQ, b.state.q) && sameNumbers(b.kinematicsQd, b.state.qd)) continue;
+    forwardKinematics(b.model, b.state, withVelocities);
+    if (withVelocities) { b.kinematicsQ.set(b.state.q); b.kinematicsQd.set(b.state.qd); }
   }
-}
-
-/**
- * Forward kinematics with velocities of body b at its state, unless the last kinematics taken
- * through here saw the same q and qd (Body.kinematicsQ, kinematicsQd): its work arrays then hold
- * the same numbers. The stages that read a body's kinematics at the end of a pass (the energy
- * account, sleep) and the next pass's rows all come through here, so a state nothing changed in
- * between is not taken again.
- */
-export function currentKinematics(b: Body): void {
-  if (sameNumbers(b.kinematicsQ, b.state.q) && sameNumbers(b.kinematicsQd, b.state.qd)) return;
-  forwardKinematics(b.model, b.state, true);
-  b.kinematicsQ.set(b.state.q);
-  b.kinematicsQd.set(b.state.qd);
 }

@@ -5,10 +5,9 @@
  * (preserveMomenta), and a group's momentum and centre of mass when nothing holds it from outside
  * (conserveGroupMomenta).
  */
-import { addRootVelocityWorld, centerOfMass, freeRootCurrentMomenta, freeRootMomenta, restoreFreeRootMomenta, subtreeMass, subtreeMomentumAndInertia } from '@sinew/featherstone';
+import { addRootVelocityWorld, centerOfMass, forwardKinematics, freeRootCurrentMomenta, freeRootMomenta, restoreFreeRootMomenta, subtreeMass, subtreeMomentumAndInertia } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { type RowBuffer, RowType } from '../rows/row-buffer.js';
-import { currentKinematics } from './kinematic-stage.js';
 import { GROUP_STRIDE, type StepData } from './step-data.js';
 
 /**
@@ -52,7 +51,7 @@ export function preserveMomenta(d: StepData, rows: RowBuffer, h: number): void {
     for (let e = 0; e < 6; e++) target[e] = b.momentumStart![e] + h * target[e];
     if (nd === 0) { restoreFreeRootMomenta(b.model, b.state, b.momentumTarget); continue; }
     const D = b.pushDirections!;
-    currentKinematics(b);
+    forwardKinematics(b.model, b.state, true);
     freeRootCurrentMomenta(b.model, b.state, d.momentumNow);
     let x = b.momentumTarget[3] - d.momentumNow[3], y = b.momentumTarget[4] - d.momentumNow[4], z = b.momentumTarget[5] - d.momentumNow[5];
     for (let k = 0; k < nd; k++) {
@@ -152,7 +151,7 @@ export function momentumGroups(d: StepData, rows: RowBuffer, nIslands: number): 
  */
 function addGroupSums(d: StepData, b: Body, o: number): void {
   const S = d.groupSums, H = d.groupH, C = d.groupC, I = d.groupI;
-  currentKinematics(b);
+  forwardKinematics(b.model, b.state, true);
   subtreeMomentumAndInertia(b.model, b.state, 0, H, C, I);
   const m = C[3];
   const c = b.passCom, p = b.passMomentum, w = b.passWrench;

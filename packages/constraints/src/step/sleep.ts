@@ -6,7 +6,7 @@ import { forwardKinematics, kineticEnergy } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { prescribedMoving } from '../kinematic.js';
 import { type RowBuffer, copyRow } from '../rows/row-buffer.js';
-import { awakeKinematics, currentKinematics } from './kinematic-stage.js';
+import { awakeKinematics } from './kinematic-stage.js';
 import type { StepData } from './step-data.js';
 
 /** Whether every body sleeps (then a step has nothing to do). */
@@ -60,7 +60,7 @@ export function updateSleep(d: StepData, h: number, nIslands: number): void {
   for (let bi = 0; bi < bodies.length; bi++) {
     const b = bodies[bi];
     if (b.sleeping) continue;
-    currentKinematics(b);
+    forwardKinematics(b.model, b.state, true);
     const speed = Math.sqrt((2 * kineticEnergy(b.model, b.state)) / b.model.totalMass());
     b.restTime = speed < d.settings.sleepSpeed && !driven(d, b) ? b.restTime + h : 0;
   }
