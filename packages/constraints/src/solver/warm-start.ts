@@ -5,6 +5,7 @@
  * first set, with an open-addressing hash index over them; all in typed arrays: no allocation per
  * step once it has grown to the largest row count seen, clear() is O(1) (index slots carry the
  * generation they were written in), and the entries are read out as two copies (writeEntries).
+ * A key first set to a force of +0 is not held: a missing key reads as +0.
  *
  * Keys are integers (negative for contacts) of up to 53 bits; any finite key works.
  */
