@@ -473,7 +473,7 @@ export class GetUp {
     // usual quaternion feedback, free of trigonometry
     const wx = v[9] - v[3], wy = v[10] - v[4], wz = v[11] - v[5];
     const e = this.r12;
-    conjMultiply(q, ro + 3, tq, 3, e, 8); // Q^-1 Q_d: the error in the link frame
+    quatConjMultiply(q, ro + 3, tq, 3, e, 8); // Q^-1 Q_d: the error in the link frame
     const es = e[11] < 0 ? -2 : 2;
     e[8] *= es; e[9] *= es; e[10] *= es;
     quatTurnInto(q, ro + 3, false, e, 8, e, 0);
@@ -546,16 +546,6 @@ export class GetUp {
   remove(): void {
     this.follower.remove();
   }
-}
-
-/** out = conj(a) * b (quatConjMultiply for the update's typed arrays, as `turn`). */
-function conjMultiply(a: Float64Array, ao: number, b: Float64Array, bo: number, out: Float64Array, oo: number): void {
-  const ax = -a[ao], ay = -a[ao + 1], az = -a[ao + 2], aw = a[ao + 3];
-  const bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
-  out[oo] = aw * bx + ax * bw + ay * bz - az * by;
-  out[oo + 1] = aw * by - ax * bz + ay * bw + az * bx;
-  out[oo + 2] = aw * bz + ax * by - ay * bx + az * bw;
-  out[oo + 3] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
 /** Rotation vector (world) of R_b R_a^T for unit quaternions a and b, into out[oo..oo+2]. */
