@@ -1,6 +1,6 @@
 export * from './shapes.js';
 export * from './spatial.js';
-export { JointType, JOINT_NQ, JOINT_NV, JOINT_TYPE_NAMES, integrateJoint, jointTransform, motionSubspace, neutralJointQ } from './joints.js';
+export { JointType, JOINT_NQ, JOINT_NV, JOINT_TYPE_NAMES, expPureQuaternion, integrateJoint, jointTransform, motionSubspace, neutralJointQ } from './joints.js';
 export type { JointTypeName, JointTypeCode } from './joints.js';
 export * from './model.js';
 export * from './state.js';

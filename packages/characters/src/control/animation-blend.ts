@@ -27,7 +27,7 @@
  * links (it sets them whenever the set of links at w = 0 changes), and the weights stay in force
  * after the follower's die(): a dying character's animated links go limp when their weights say so.
  */
-import { JointType, detMath, type Model } from '@sinew/featherstone';
+import { JointType, detMath, expPureQuaternion, type Model } from '@sinew/featherstone';
 import type { Body, LinkRef } from '@sinew/constraints';
 import type { MotionFollower } from './motion-follower.js';
 import { JOINT_GROUPS, type JointGroup } from './joint-groups.js';
@@ -279,10 +279,10 @@ export class AnimationBlend {
     if (type === JointType.revolute || type === JointType.prismatic) { out[qo] = qc[qo] + h00 * e0[vo] + h10 * de0[vo]; return; }
     if (type !== JointType.spherical && type !== JointType.free) return;
     const ro = type === JointType.free ? qo + 3 : qo;
-    // q = q_clip exp(e)
-    for (let k = 0; k < 3; k++) s[k] = h00 * e0[vo + k] + h10 * de0[vo + k];
-    expQuat(s, 0, s, 4);
-    quatMultiply(qc, ro, s, 4, out, ro);
+    // q = q_clip exp(e): the quaternion exp of the pure quaternion e / 2
+    for (let k = 0; k < 3; k++) s[k] = 0.5 * (h00 * e0[vo + k] + h10 * de0[vo + k]);
+    expPureQuaternion(s);
+    quatMultiply(qc, ro, s, 0, out, ro);
     quatNormalize(out, ro);
     if (type === JointType.free) for (let k = 0; k < 3; k++) out[qo + k] = qc[qo + k] + h00 * e0[vo + 3 + k] + h10 * de0[vo + 3 + k];
   }
@@ -310,22 +310,6 @@ function rotationOffset(q: ArrayLike<number>, qo: number, qd: ArrayLike<number>,
   de0[vo] = vx + 0.5 * cx + c * ccx;
   de0[vo + 1] = vy + 0.5 * cy + c * ccy;
   de0[vo + 2] = vz + 0.5 * cz + c * ccz;
-}
-
-/** out[oo..oo+3] = exp(v / 2) for the rotation vector v[vo..vo+2] (sine and cosine through detMath.io: nothing boxed). */
-function expQuat(v: ArrayLike<number>, vo: number, out: Float64Array, oo: number): void {
-  const x = v[vo], y = v[vo + 1], z = v[vo + 2], io = detMath.io;
-  const th = Math.sqrt(x * x + y * y + z * z), h = 0.5 * th;
-  let k: number;
-  if (th < 1e-8) k = 0.5 - (th * th) / 48;
-  else {
-    io[0] = h;
-    detMath.sinIO();
-    k = io[0] / th;
-  }
-  io[0] = h;
-  detMath.cosIO();
-  out[oo] = k * x; out[oo + 1] = k * y; out[oo + 2] = k * z; out[oo + 3] = io[0];
 }
 
 /** 'ABS1' read as a little-endian 32-bit number: the first number of an AnimationBlend snapshot. */
