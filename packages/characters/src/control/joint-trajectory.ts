@@ -13,11 +13,11 @@
 import { JointType, type Model } from '@sinew/featherstone';
 import type { MotionClip, WrapMode } from '../motion/clip.js';
 import {
-  quatConjMultiply, quatFromMatrix, quatMultiply, quatNormalize, quatRotate, quatRotateInverse, quatSlerpAt, quatToRotationVector, SLERP_F,
+  quatConjMultiply, quatFromMatrix, quatMultiply, quatNormalize, quatRotate, quatRotateInverse, quatSlerpAt, SLERP_F,
 } from '../motion/quat.js';
 import type { Retargeter } from '../motion/retarget.js';
+import { jointVelocityInto } from '../motion/velocity.js';
 import { projectIntoLimits } from './joint-range.js';
-import { detMath } from '@sinew/featherstone';
 
 /** Options of a JointTrajectory: wrap mode, the difference step of its velocities, and a name. */
 export interface JointTrajectoryOptions {
@@ -360,53 +360,8 @@ export class TrajectorySampler {
     T[4] = b;
   }
 
-  /** Velocity carrying qa to qb in time dt = time[5] (featherstone's qd layout). */
+  /** Velocity carrying qa to qb in time dt = time[5] (featherstone's qd layout; jointVelocityInto). */
   private difference(qa: Float64Array, qb: Float64Array, out: Float64Array): void {
-    const m = this.traj.model, tmp = this.tmp, dt = this.time[5], io = detMath.io;
-    for (let i = 0; i < m.nLinks; i++) {
-      const qo = m.qOffset[i], vo = m.vOffset[i];
-      switch (m.jointType[i]) {
-        case JointType.revolute: {
-          // the change wrapped into (-pi, pi] (wrapAngle)
-          let a = qb[qo] - qa[qo];
-          if (a > Math.PI || a <= -Math.PI) {
-            a = a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
-            if (a <= -Math.PI) a += 2 * Math.PI;
-          }
-          out[vo] = a / dt;
-          break;
-        }
-        case JointType.prismatic:
-          out[vo] = (qb[qo] - qa[qo]) / dt;
-          break;
-        case JointType.spherical:
-          quatConjMultiply(qa, qo, qb, qo, tmp, 0);
-          quatToRotationVector(tmp, 0, out, vo);
-          for (let c = 0; c < 3; c++) out[vo + c] /= dt;
-          break;
-        case JointType.free: {
-          quatConjMultiply(qa, qo + 3, qb, qo + 3, tmp, 0);
-          quatToRotationVector(tmp, 0, out, vo);
-          for (let c = 0; c < 3; c++) out[vo + c] /= dt;
-          // origin velocity in the link frame at the rotation halfway (featherstone's integrator takes the midpoint too)
-          tmp[4] = (qb[qo] - qa[qo]) / dt; tmp[5] = (qb[qo + 1] - qa[qo + 1]) / dt; tmp[6] = (qb[qo + 2] - qa[qo + 2]) / dt;
-          const sx = 0.5 * out[vo] * dt, sy = 0.5 * out[vo + 1] * dt, sz = 0.5 * out[vo + 2] * dt;
-          io[0] = sx; io[1] = sy; io[2] = sz; io[3] = 0;
-          detMath.hypotIO();
-          const th = io[0];
-          // the turn by th about (sx, sy, sz) / th (quatFromAxisAngle)
-          const x = th > 0 ? sx / th : 1, y = th > 0 ? sy / th : 0, z = th > 0 ? sz / th : 0, h = 0.5 * th;
-          io[0] = h;
-          detMath.sinIO();
-          const s = io[0];
-          io[0] = h;
-          detMath.cosIO();
-          tmp[0] = x * s; tmp[1] = y * s; tmp[2] = z * s; tmp[3] = io[0];
-          quatMultiply(qa, qo + 3, tmp, 0, tmp, 0);
-          quatRotateInverse(tmp, 0, tmp, 4, out, vo + 3);
-          break;
-        }
-      }
-    }
+    jointVelocityInto(this.traj.model, qa, qb, this.time, 5, this.tmp, out);
   }
 }

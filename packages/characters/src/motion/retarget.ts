@@ -15,11 +15,10 @@ import { forwardKinematics, JointType, State, type Model } from '@sinew/feathers
 import { type ClipPose, type MotionClip, type WrapMode } from './clip.js';
 import {
   quatConjMultiply, quatFromAxisAngle, quatFromMatrix, quatMultiply, quatNormalize, quatRotate, quatRotateInverse,
-  quatToRotationVector, quatTwistAngle, wrapAngle,
+  quatTwistAngle,
 } from './quat.js';
 import type { Skeleton } from './skeleton.js';
-import { clipDifferenceStep, differenceWindow } from './velocity.js';
-import { detMath } from '@sinew/featherstone';
+import { clipDifferenceStep, differenceWindow, jointVelocityInto } from './velocity.js';
 
 /** Options of a Retargeter: the bone-to-joint map and the scale of the root's translation. */
 export interface RetargetOptions {
@@ -190,37 +189,7 @@ export class Retargeter {
     const m = this.model;
     const qa = this.poseToQ(clip.sample(a, this.poseA, wrap), this.qa);
     const qb = this.poseToQ(clip.sample(b, this.poseB, wrap), this.qb);
-    const tmp = this.tmp;
-    for (let i = 0; i < m.nLinks; i++) {
-      const qo = m.qOffset[i], vo = m.vOffset[i];
-      switch (m.jointType[i]) {
-        case JointType.revolute:
-          qd[vo] = wrapAngle(qb[qo] - qa[qo]) / dt;
-          break;
-        case JointType.prismatic:
-          qd[vo] = (qb[qo] - qa[qo]) / dt;
-          break;
-        case JointType.spherical:
-          quatConjMultiply(qa, qo, qb, qo, tmp, 0);
-          quatToRotationVector(tmp, 0, qd, vo);
-          for (let k = 0; k < 3; k++) qd[vo + k] /= dt;
-          break;
-        case JointType.free: {
-          quatConjMultiply(qa, qo + 3, qb, qo + 3, tmp, 0);
-          quatToRotationVector(tmp, 0, qd, vo);
-          for (let k = 0; k < 3; k++) qd[vo + k] /= dt;
-          // origin velocity in the link frame: R(q_mid)^T dp/dt, q_mid the rotation halfway
-          tmp[4] = (qb[qo] - qa[qo]) / dt; tmp[5] = (qb[qo + 1] - qa[qo + 1]) / dt; tmp[6] = (qb[qo + 2] - qa[qo + 2]) / dt;
-          const h = 0.5;
-          const sx = qd[vo] * dt * h, sy = qd[vo + 1] * dt * h, sz = qd[vo + 2] * dt * h;
-          const th = detMath.hypot(sx, sy, sz);
-          quatFromAxisAngle(th > 0 ? sx / th : 1, th > 0 ? sy / th : 0, th > 0 ? sz / th : 0, th, tmp, 0);
-          quatMultiply(qa, qo + 3, tmp, 0, tmp, 0);
-          quatRotateInverse(tmp, 0, tmp, 4, qd, vo + 3);
-          break;
-        }
-      }
-    }
+    jointVelocityInto(m, qa, qb, [dt], 0, this.tmp, qd);
     return qd;
   }
 

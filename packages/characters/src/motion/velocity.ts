@@ -4,8 +4,9 @@
  * (w in the bone's own frame, the convention of featherstone's spherical joints), and plainly
  * for translations.
  */
+import { detMath, JointType, type Model } from '@sinew/featherstone';
 import { type ClipPose, type MotionClip, type WrapMode } from './clip.js';
-import { quatConjMultiply, quatToRotationVector } from './quat.js';
+import { quatConjMultiply, quatMultiply, quatRotateInverse, quatToRotationVector } from './quat.js';
 
 /** Options of a clip's velocity by finite differences: the difference step and wrap mode. */
 export interface ClipVelocityOptions {
@@ -84,4 +85,61 @@ export function clipVelocity(clip: MotionClip, t: number, out?: ClipVelocity, op
     }
   }
   return res;
+}
+
+/**
+ * The joint velocities (featherstone's qd layout) that carry the model's q from qa to qb in time
+ * dt = time[at] (read from the array: a double passed to a call that is not inlined is boxed):
+ * revolute angles differenced modulo 2 pi (wrapAngle), prismatic offsets plainly, rotations as
+ * the rotation vector of qa^-1 qb over dt (body frame), and a free joint's origin velocity in its
+ * link frame at the rotation halfway (featherstone's integrator takes the midpoint too). `tmp`
+ * holds 8 numbers; sine, cosine and hypot go through detMath.io, so nothing is allocated.
+ */
+export function jointVelocityInto(m: Model, qa: ArrayLike<number>, qb: ArrayLike<number>, time: ArrayLike<number>, at: number, tmp: Float64Array, out: Float64Array): void {
+  const io = detMath.io, dt = time[at];
+  for (let i = 0; i < m.nLinks; i++) {
+    const qo = m.qOffset[i], vo = m.vOffset[i];
+    switch (m.jointType[i]) {
+      case JointType.revolute: {
+        // the change wrapped into (-pi, pi] (wrapAngle, written out: a returned double is boxed)
+        let a = qb[qo] - qa[qo];
+        if (a > Math.PI || a <= -Math.PI) {
+          a = a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
+          if (a <= -Math.PI) a += 2 * Math.PI;
+        }
+        out[vo] = a / dt;
+        break;
+      }
+      case JointType.prismatic:
+        out[vo] = (qb[qo] - qa[qo]) / dt;
+        break;
+      case JointType.spherical:
+        quatConjMultiply(qa, qo, qb, qo, tmp, 0);
+        quatToRotationVector(tmp, 0, out, vo);
+        for (let c = 0; c < 3; c++) out[vo + c] /= dt;
+        break;
+      case JointType.free: {
+        quatConjMultiply(qa, qo + 3, qb, qo + 3, tmp, 0);
+        quatToRotationVector(tmp, 0, out, vo);
+        for (let c = 0; c < 3; c++) out[vo + c] /= dt;
+        // origin velocity in the link frame: R(q_mid)^T dp/dt, q_mid the rotation halfway
+        tmp[4] = (qb[qo] - qa[qo]) / dt; tmp[5] = (qb[qo + 1] - qa[qo + 1]) / dt; tmp[6] = (qb[qo + 2] - qa[qo + 2]) / dt;
+        const sx = 0.5 * out[vo] * dt, sy = 0.5 * out[vo + 1] * dt, sz = 0.5 * out[vo + 2] * dt;
+        io[0] = sx; io[1] = sy; io[2] = sz; io[3] = 0;
+        detMath.hypotIO();
+        const th = io[0];
+        // the turn by th about (sx, sy, sz) / th (quatFromAxisAngle)
+        const x = th > 0 ? sx / th : 1, y = th > 0 ? sy / th : 0, z = th > 0 ? sz / th : 0, h = 0.5 * th;
+        io[0] = h;
+        detMath.sinIO();
+        const s = io[0];
+        io[0] = h;
+        detMath.cosIO();
+        tmp[0] = x * s; tmp[1] = y * s; tmp[2] = z * s; tmp[3] = io[0];
+        quatMultiply(qa, qo + 3, tmp, 0, tmp, 0);
+        quatRotateInverse(tmp, 0, tmp, 4, out, vo + 3);
+        break;
+      }
+    }
+  }
 }
