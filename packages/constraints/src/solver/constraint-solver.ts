@@ -1037,6 +1037,45 @@ export class ConstraintSolver {
     return r;
   }
 
+  /**
+   * The rows solved again when the sweeps ended far from a solution, in two convex parts
+   * (staggered projections, Kaufman, Sueda, James and Pai 2008, stopped after one round): every
+   * row but friction, with friction off; then every row but the contact normals that bound
+   * friction, those held at the forces just found, each friction box fixed at mu times its
+   * normal's force. Box friction whose bounds move with the normal forces they depend on can keep
+   * PGS from any solution (a thin rod lying on the ground, many contact points on few dofs: the
+   * residual stayed at 2e2-4e2 m/s^2 over 3,000 sweeps while the same rows without friction
+   * converged to 1e-10, and the forces it left gave a 2 kg chain 71 kJ in one step). Each part is
+   * a box-constrained convex problem PGS converges on, so friction never pushes along a sliding,
+   * whatever the sweeps left. Writes the forces to rows.force; returns the second part's result.
+   */
+  solveStaggered(rows: RowBuffer, options: PgsOptions): PgsResult {
+    const m = this.m, lo = this.lo, hi = this.hi, br = this.boundRow, f = this.f;
+    if (this.savedBounds.length < 3 * m) this.savedBounds = new Float64Array(6 * m);
+    const saved = this.savedBounds;
+    for (let c = 0; c < m; c++) { saved[3 * c] = lo[c]; saved[3 * c + 1] = hi[c]; saved[3 * c + 2] = br[c]; }
+    const o = this.staggeredOptions;
+    o.maxIterations = Math.max(100, options.maxIterations ?? 100);
+    o.tolerance = options.tolerance ?? 1e-9;
+    o.sor = options.sor ?? 1;
+    // 1. without friction
+    for (let c = 0; c < m; c++) if (br[c] >= 0) { lo[c] = 0; hi[c] = 0; br[c] = -1; }
+    this.solve(rows, o, false);
+    // 2. friction boxes fixed by the normal forces found, and those normals held
+    for (let c = 0; c < m; c++) {
+      const r = saved[3 * c + 2];
+      if (r < 0) continue;
+      const fn = f[r];
+      lo[c] = saved[3 * c] * fn; hi[c] = saved[3 * c + 1] * fn;
+      lo[r] = fn; hi[r] = fn;
+    }
+    const result = this.solve(rows, o, true);
+    for (let c = 0; c < m; c++) { lo[c] = saved[3 * c]; hi[c] = saved[3 * c + 1]; br[c] = saved[3 * c + 2]; }
+    return result;
+  }
+  private savedBounds = new Float64Array(48);
+  private readonly staggeredOptions = { maxIterations: 100, tolerance: 1e-3, sor: 1 };
+
   private allBilateral(): boolean {
     for (let c = 0; c < this.m; c++) if (this.lo[c] !== -Infinity || this.hi[c] !== Infinity || this.boundRow[c] >= 0) return false;
     return true;

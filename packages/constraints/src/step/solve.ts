@@ -15,6 +15,15 @@ import { needsImpact, solveImpacts } from './impacts.js';
 import type { StepData } from './step-data.js';
 
 /**
+ * A natural-map residual (m/s^2 or rad/s^2) above which sweeps whose worst row is a friction row
+ * are taken to have failed, not merely stopped short: that row's acceleration is wrong by 10 g.
+ * Box friction is what can keep PGS from any solution (ConstraintSolver.solveStaggered); contact
+ * normals and limits also end landings above it, unconverged but converging (the 50-ragdoll peer
+ * pile's landing passes), and they are left to the next pass.
+ */
+const FAILED_RESIDUAL = 100;
+
+/**
  * Solves island `isl`: K by AccelerationDeltas, an impact if a row hits, then the acceleration
  * LCP by PGS, warm-started from the previous step's forces.
  *
@@ -70,7 +79,12 @@ export function solveIsland(d: StepData, rows: RowBuffer, isl: number, h: number
       st.ms.k += t;
       t1 += t;
     }
-    const r = solver.solve(rows, options, true);
+    let r = solver.solve(rows, options, true);
+    if (!(r.residual <= FAILED_RESIDUAL) && r.worstRow >= 0 && rows.tag[solver.rowAt(r.worstRow)] === RowTag.Friction) {
+      // far from any solution: solved again in two convex parts (ConstraintSolver.solveStaggered)
+      r = solver.solveStaggered(rows, options);
+      st.staggered++;
+    }
     st.iterations = Math.max(st.iterations, r.iterations);
     st.residual = Math.max(st.residual, r.residual);
     solver.combine(bodies, 'qdd');

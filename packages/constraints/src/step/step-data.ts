@@ -60,6 +60,8 @@ export interface StepStats {
   sleeping: number;
   /** Kinetic energy (J) the energy account took from islands in the step (step/energy-account.ts boundEnergy). */
   energyRemoved: number;
+  /** Island solves whose sweeps failed (a residual above 100 m/s^2) and were solved again in two convex parts (ConstraintSolver.solveStaggered). */
+  staggered: number;
 }
 
 /** The settings the stages read (World's public fields of the same names, documented on WorldOptions). */
@@ -119,7 +121,10 @@ export class StepData {
    * an island's account is removing (7).
    */
   readonly scalars = new Float64Array(8);
-  /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
+  /** Zero joint accelerations and a body's kept velocities (energy-account.ts giveBackDisplacement). */
+  zeroAcc = new Float64Array(64);
+  keptQd = new Float64Array(64);
+    /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
   readonly scalar = new Float64Array(1);
   /**
    * The length of the current pass, kept in a field that holds a number object (it is declared
