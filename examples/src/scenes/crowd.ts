@@ -332,7 +332,7 @@ export class CrowdScene implements Scene {
     }
     this.ballSpeed.clear();
     for (const b of this.gun.balls) this.ballSpeed.set(b, Math.hypot(b.state.qd[3], b.state.qd[4], b.state.qd[5]));
-    this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
+    if (this.world.settings.solverOptions.maxIterations !== this.ctx.settings.solverIterations) this.world.configure({ solver: { maxIterations: this.ctx.settings.solverIterations } });
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);

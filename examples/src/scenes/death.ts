@@ -219,7 +219,7 @@ class DeathScene implements Scene {
     for (const b of this.balls) for (let k = 0; k < 3; k++) b.state.qd[k] *= BALL_SPIN_DECAY;
     // the dead walker, asleep for a second, gets up; once up, it stands and can die again
     if (this.life.update(this.time, dt, this.getsUp)) this.cause = '';
-    this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
+    if (this.world.settings.solverOptions.maxIterations !== this.ctx.settings.solverIterations) this.world.configure({ solver: { maxIterations: this.ctx.settings.solverIterations } });
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);

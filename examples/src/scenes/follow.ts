@@ -177,7 +177,7 @@ class FollowScene implements Scene {
       this.autoPush();
       this.nextPush += PUSH_EVERY;
     }
-    this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
+    if (this.world.settings.solverOptions.maxIterations !== this.ctx.settings.solverIterations) this.world.configure({ solver: { maxIterations: this.ctx.settings.solverIterations } });
     let st;
     if (this.pd) {
       // joint torques are explicit: a PD controller is applied PD_SUBSTEPS times a step, each for a

@@ -113,7 +113,7 @@ class ShootingRangeScene implements Scene {
       this.turretShot();
       this.nextShot += FIRE_EVERY;
     }
-    this.world.solverOptions.maxIterations = this.ctx.settings.solverIterations;
+    if (this.world.settings.solverOptions.maxIterations !== this.ctx.settings.solverIterations) this.world.configure({ solver: { maxIterations: this.ctx.settings.solverIterations } });
     const st = this.world.step(dt);
     this.time += dt;
     if (st.error) throw new Error(st.error);

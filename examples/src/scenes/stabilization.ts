@@ -179,7 +179,7 @@ class StabilizationScene implements Scene {
     const it = this.ctx.settings.solverIterations;
     this.time += dt;
     for (const lane of this.lanes) {
-      lane.world.solverOptions.maxIterations = Math.max(it, 100); // the experiment wants converged rows
+      if (lane.world.settings.solverOptions.maxIterations !== Math.max(it, 100)) lane.world.configure({ solver: { maxIterations: Math.max(it, 100) } }); // the experiment wants converged rows
       const st = lane.world.step(dt);
       if (st.error) throw new Error(st.error);
       forwardKinematics(lane.body.model, lane.body.state);
@@ -190,7 +190,7 @@ class StabilizationScene implements Scene {
     if (sl.error) throw new Error(sl.error);
     forwardKinematics(this.loop.model, this.loop.state);
     this.animateCreature(this.time);
-    this.ground.solverOptions.maxIterations = it;
+    if (this.ground.settings.solverOptions.maxIterations !== it) this.ground.configure({ solver: { maxIterations: it } });
     const st = this.ground.step(dt);
     if (st.error) throw new Error(st.error);
     this.gun.afterStep(this.time);

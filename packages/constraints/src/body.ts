@@ -116,7 +116,7 @@ export class Body {
   sleepSnapshot = false;
   /**
    * Seconds this body has spent below the sleep thresholds; the World puts it to sleep once this
-   * reaches World.sleepTime (a game may set it there to let a body it knows is still sleep at the
+   * reaches World.settings.sleepTime (a game may set it there to let a body it knows is still sleep at the
    * end of the next step).
    */
   restTime = 0;

@@ -7,7 +7,7 @@ export type { ConstraintSource, StepContext } from './sources/source.js';
 export { JointLimits, worstLimitViolation, type JointLimitOptions } from './sources/joint-limits.js';
 export { PointPin, HingePin, type PinTarget } from './sources/pin.js';
 export { TrajectoryFollower, VelocityMotor, gainsFromSettleTime, jointError, CRITICAL_SETTLE_FACTOR, type GainRule } from './sources/drives.js';
-export { World, DebugLines, type WorldOptions, type StepStats, type StabilizationMode, type AddBodyOptions } from './world.js';
+export { World, DebugLines, type WorldOptions, type StepStats, type StabilizationMode, type AddBodyOptions, type SettingsPatch, type WorldSettings } from './world.js';
 export { RigidBody, type RigidBodyOptions } from './rigid-body.js';
 export { JOINT_DRAW_SIZE } from './debug-joints.js';
 export { ContactEvent, ContactForce, type ContactEventType } from './events.js';

@@ -46,8 +46,15 @@ import { StepData, hasLoad, pointPinOf, sameNumbers, type StabilizationMode, typ
 import { stepWithRecovery } from './step/recovery.js';
 import { beginKinematics, endKinematics } from './step/kinematic-stage.js';
 import { markMovedPins } from './step/energy-account.js';
+import { makeSettings, type SettingsPatch, type WorldSettings } from './world-settings.js';
 
 export type { StabilizationMode, StepStats } from './step/step-data.js';
+export type { SettingsPatch, WorldSettings } from './world-settings.js';
+
+/** The PGS options of post-stabilisation: converged position corrections, at least as many sweeps as the step's solver. */
+function stabilizationSolverOptions(settings: WorldSettings): PgsOptions {
+  return { maxIterations: Math.max(30, settings.solverOptions.maxIterations ?? 30), tolerance: 1e-12, sor: 1 };
+}
 
 /** Options of a World: gravity, substeps, solver, stabilisation, the per-step budget, contacts, friction, sleep and the energy bound. */
 export interface WorldOptions {
@@ -129,13 +136,6 @@ export interface WorldOptions {
   /** Record joint-limit hits for World.drainLimitHits (default false; World.limitEvents), faster than `minSpeed` (rad/s or m/s, default 0.5). */
   limitEvents?: boolean | { minSpeed?: number };
 }
-
-/**
- * 30 sweeps at most; stop once every row's residual is below 1e-3 (m/s^2 or rad/s^2 at the
- * acceleration level: a velocity error of 1.7e-5 m/s per 60 Hz step). Warm starts from the last
- * step's forces make the resting case converge in a few sweeps.
- */
-const DEFAULT_SOLVER: PgsOptions = { maxIterations: 30, tolerance: 1e-3, sor: 1 };
 
 /** Whether q or qd differ from frameQ / frameQd, which hold a sleeper's state as the last step left it (Body.sleepSnapshot). */
 function movedSinceLastStep(b: Body): boolean {
@@ -266,75 +266,37 @@ export class World {
   set time(t: number) {
     this.data.scalars[0] = t;
   }
-  /** Sub-steps per step() as the user set them; 0: chosen by the world at each step (autoSubsteps). */
-  substeps: number;
-  solverOptions: PgsOptions;
-  stabilization: StabilizationMode;
-  baumgarteAlpha: number;
-  maxHalvings: number;
-  maxPasses: number;
-  maxJointSpeed: number;
-  backtrackTolerance: number;
-  impactThreshold: number;
-  stabilizationTolerance: number;
-  contactSlop: number;
-  limitSlop: number;
-  stabilizationPasses: number;
-  kMethod: KMethod;
-  warmStart: boolean;
+  /**
+   * The settings (WorldOptions: substeps, solver, stabilisation, the pass budget, tolerances, sleep,
+   * the energy account, timings), one frozen object; World.configure makes a new one.
+   */
+  get settings(): WorldSettings {
+    return this.data.settings;
+  }
   readonly stats: StepStats = {
     time: 0, rows: 0, islands: 0, iterations: 0, residual: 0, halvings: 0, impacts: 0, staggered: 0, errorBefore: 0, errorAfter: 0,
     clampedSpeeds: 0, ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, substeps: 1, passes: 0, recovery: '', error: '', contacts: 0, maxPenetration: 0, sleeping: 0, energyRemoved: 0,
   };
   readonly collision: CollisionWorld;
   readonly contacts: ContactSource;
-  sleepTime: number;
-  sleepSpeed: number;
-  sleepEnabled: boolean;
-  /** Whether the energy account runs (WorldOptions.energyBound). */
-  energyBound: boolean;
 
   readonly rows = new RowBuffer(64);
   readonly solver = new ConstraintSolver();
   /** What the step's stages share (step/step-data.ts): scratch, per-step numbers, warm starts, event recorders. */
   private readonly data: StepData;
 
-  /** Whether step() times its phases into stats.ms (WorldOptions.timings). */
-  timings: boolean;
-
     constructor(options: WorldOptions = {}) {
-    this.timings = options.timings ?? false;
     this.gravity = Float64Array.from(options.gravity ?? [0, -9.81, 0]);
     for (let k = 0; k < 3; k++) if (!Number.isFinite(this.gravity[k])) throw new RangeError('World: gravity must be 3 finite numbers');
-    this.substeps = options.substeps ?? 0;
-    if (!(Number.isInteger(this.substeps) && this.substeps >= 0)) throw new RangeError(`World: substeps must be a whole number >= 1 (or left out: chosen by the world), got ${options.substeps}`);
-    this.solverOptions = { ...DEFAULT_SOLVER, ...options.solver };
-    this.stabilization = options.stabilization ?? 'post';
-    this.baumgarteAlpha = options.baumgarteAlpha ?? 50;
-    this.maxHalvings = options.maxHalvings ?? 4;
-    this.maxPasses = options.maxPasses ?? 2 ** Math.min(20, this.maxHalvings + 1);
-    if (!(Number.isInteger(this.maxPasses) && this.maxPasses >= 1)) throw new RangeError(`World: maxPasses must be an integer >= 1, got ${options.maxPasses}`);
-    this.maxJointSpeed = options.maxJointSpeed ?? Infinity;
-    if (!(this.maxJointSpeed > 0)) throw new RangeError(`World: maxJointSpeed must be > 0 (Infinity turns it off), got ${options.maxJointSpeed}`);
-    this.backtrackTolerance = options.backtrackTolerance ?? 0.005;
-    this.impactThreshold = options.impactThreshold ?? 0.02;
-    this.stabilizationTolerance = options.stabilizationTolerance ?? 1e-7;
-    this.contactSlop = options.contactSlop ?? 1e-3;
-    this.limitSlop = options.limitSlop ?? 1e-4;
-    this.stabilizationPasses = options.stabilizationPasses ?? 1;
-    this.kMethod = options.kMethod ?? 'deltas';
-    this.warmStart = options.warmStart ?? true;
+    const { gravity, limits, contactMargin, friction, contactEvents, limitEvents, ...settings } = options;
+    const worldSettings = makeSettings(settings);
     this.limits = new JointLimits(options.limits);
     this.sources.push(this.limits);
     this.collision = new CollisionWorld({ margin: options.contactMargin ?? 0.01 });
     this.contacts = new ContactSource(this.collision, options.friction);
     this.sources.push(this.contacts);
-    this.data = new StepData(this, this);
-    this.data.stabOptions = { maxIterations: Math.max(30, this.solverOptions.maxIterations ?? 30), tolerance: 1e-12, sor: 1 };
-    this.sleepEnabled = options.sleep !== false;
-    this.sleepTime = (options.sleep || {}).sleepTime ?? 0.5;
-    this.sleepSpeed = (options.sleep || {}).sleepSpeed ?? 0.03;
-    this.energyBound = options.energyBound ?? true;
+    this.data = new StepData(this, worldSettings);
+    this.data.stabOptions = stabilizationSolverOptions(worldSettings);
     if (options.contactEvents) this.contactEvents = true;
     if (options.limitEvents) {
       if (typeof options.limitEvents === 'object' && options.limitEvents.minSpeed !== undefined) this.limitHitSpeed = options.limitEvents.minSpeed;
@@ -752,6 +714,17 @@ export class World {
     this.collision.repose();
   }
 
+  /**
+   * Changes settings between steps: `world.configure({ maxPasses: 8, solver: { maxIterations: 60 } })`.
+   * The values left out keep theirs (solver options one by one; sleep as a whole). A bad value
+   * throws a RangeError naming it, and then nothing changes.
+   */
+  configure(patch: SettingsPatch): void {
+    const settings = makeSettings(patch, this.data.settings, 'World.configure');
+    this.data.settings = settings;
+    this.data.stabOptions = stabilizationSolverOptions(settings);
+  }
+
   /** Advances the world by dt seconds (refuses a non-finite or non-positive dt, leaving the world unchanged). */
   step(dt: number): StepStats {
     if (!(typeof dt === 'number' && Number.isFinite(dt) && dt > 0)) throw new RangeError(`World.step: dt must be a positive finite number of seconds, got ${dt}`);
@@ -784,7 +757,7 @@ export class World {
     for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); b.energy[2] = b.energy[1]; }
     this.data.scalars[6] = 0;
     markMovedPins(this.data);
-    const substeps = this.substeps > 0 ? this.substeps : this.autoSubsteps();
+    const substeps = this.data.settings.substeps > 0 ? this.data.settings.substeps : this.autoSubsteps();
     st.substeps = substeps;
     this.data.scalars[3] = time0; this.data.scalars[4] = dt;
     const advanced = stepWithRecovery(this.data, substeps);

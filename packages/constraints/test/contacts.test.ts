@@ -317,7 +317,7 @@ describe('coming to rest', () => {
     expect(deepest).toBeLessThan(0.01);
     expect(selfDeepest).toBeLessThan(0.01);
     for (const b of bodies) expect(b.state.firstNonFinite()).toBe(-1);
-    world.sleepEnabled = true;
+    world.configure({ sleep: {} });
     let steps = 0;
     for (; steps < 300 && world.stats.sleeping < 10; steps++) world.step(1 / 60);
     console.log(`pile of 10: all asleep ${(steps / 60).toFixed(2)} s after sleep was turned on at 5 s`);

@@ -45,7 +45,7 @@ function bound(world: World): number {
   const g = Math.hypot(...world.gravity);
   let m = 0;
   for (const b of world.bodies) m += b.model.totalMass();
-  return m * g * (world.contactSlop + 0.5 * g * DT * DT);
+  return m * g * (world.settings.contactSlop + 0.5 * g * DT * DT);
 }
 
 interface Watch { E0: number; maxRise: number; riseStep: number; maxDrift: number; maxAboveStart: number; Eend: number; removed: number }

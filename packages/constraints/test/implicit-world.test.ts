@@ -38,7 +38,7 @@ describe('the implicit solver in the World', () => {
       expect(b.halvings).toBe(a.halvings);
       expect(b.impacts).toBe(a.impacts);
       if (b.impacts > 0) impacts++;
-      if (b.errorBefore > implicit.stabilizationTolerance) stabilised++;
+      if (b.errorBefore > implicit.settings.stabilizationTolerance) stabilised++;
       if (b.rows > 0 && !implicit.solver.dense) implicitSteps++;
       deferred += implicit.solver.deferredRows.deferred;
       builtLater += implicit.solver.deferredRows.built;

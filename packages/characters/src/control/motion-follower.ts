@@ -566,7 +566,7 @@ export class MotionFollower implements ConstraintSource {
       // tone (which can leave a light hand or head chattering on the floor)
       this.enabled = false;
       const b = this.bodyRef;
-      if (b.restTime < this.world.sleepTime) b.restTime = this.world.sleepTime;
+      if (b.restTime < this.world.settings.sleepTime) b.restTime = this.world.settings.sleepTime;
     }
   }
 
@@ -585,8 +585,8 @@ export class MotionFollower implements ConstraintSource {
       }
     }
     const speed = Math.sqrt(e / m.totalMass());
-    this.restTime = speed < this.world.sleepSpeed ? this.restTime + h : 0;
-    return this.restTime >= this.world.sleepTime;
+    this.restTime = speed < this.world.settings.sleepSpeed ? this.restTime + h : 0;
+    return this.restTime >= this.world.settings.sleepTime;
   }
 
   /**

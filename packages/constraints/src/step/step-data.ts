@@ -10,6 +10,7 @@
  */
 import type { Body } from '../body.js';
 import type { ContactEventRecorder } from '../events.js';
+import type { WorldSettings } from '../world-settings.js';
 import type { PgsOptions } from '../lcp/pgs.js';
 import type { LimitEventRecorder } from '../limit-events.js';
 import type { RowBuffer } from '../rows/row-buffer.js';
@@ -64,28 +65,8 @@ export interface StepStats {
   staggered: number;
 }
 
-/** The settings the stages read (World's public fields of the same names, documented on WorldOptions). */
-export interface StepSettings {
-  readonly solverOptions: PgsOptions;
-  readonly stabilization: StabilizationMode;
-  readonly baumgarteAlpha: number;
-  readonly maxHalvings: number;
-  readonly maxPasses: number;
-  readonly maxJointSpeed: number;
-  readonly backtrackTolerance: number;
-  readonly impactThreshold: number;
-  readonly stabilizationTolerance: number;
-  readonly contactSlop: number;
-  readonly limitSlop: number;
-  readonly stabilizationPasses: number;
-  readonly kMethod: KMethod;
-  readonly warmStart: boolean;
-  readonly sleepTime: number;
-  readonly sleepSpeed: number;
-  readonly sleepEnabled: boolean;
-  readonly energyBound: boolean;
-  readonly timings: boolean;
-}
+/** The settings the stages read (World.settings). */
+export type StepSettings = WorldSettings;
 
 /** Numbers per momentum group in StepData.groupSums (momentum.ts). */
 export const GROUP_STRIDE = 36;
@@ -103,7 +84,8 @@ export class StepData {
   readonly rows: RowBuffer;
   readonly solver: ConstraintSolver;
   readonly stats: StepStats;
-  readonly settings: StepSettings;
+  /** The World's settings (a frozen object, replaced by World.configure). */
+  settings: StepSettings;
   /** The bodies in canonical order (by their keys, not the order they were added: World.rankBodies). */
   byRank: Body[] = [];
   /** Contact and joint-limit event recorders, when the game turned them on. */

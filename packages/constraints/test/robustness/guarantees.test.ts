@@ -55,7 +55,7 @@ async function run(scene: Scene, order: number[], restoreAt = -1): Promise<RunRe
   let { world, bodyOf } = buildScene(scene, order, { maxPasses: 3 });
   let maxPasses = 0, maxHalvings = 0, recoveries = 0, rolledBack = 0, finite = true;
   const g = 9.81, h = 1 / 60;
-  const bound = world.bodies.reduce((sum, b) => sum + b.model.totalMass() * g * (world.contactSlop + 0.5 * g * h * h), 0);
+  const bound = world.bodies.reduce((sum, b) => sum + b.model.totalMass() * g * (world.settings.contactSlop + 0.5 * g * h * h), 0);
   let before = energy(world), low = before, rise = 0, drift = 0;
   for (let s = 0; s < scene.steps; s++) {
     if (s === restoreAt) {
