@@ -21,7 +21,7 @@ describe('friction the sweeps cannot solve', () => {
     const chain = world.addBody(rodChain({ links: 20, length: 0.05, mass: 0.1, root: 'free' }), { name: 'chain', position: [-1.5, 0.5, 0] });
     const energy = (): number => { forwardKinematics(chain.model, chain.state); return kineticEnergy(chain.model, chain.state) + potentialEnergy(chain.model, chain.state); };
     // the energy account's bound per step: m |g| (contactSlop + |g| h^2 / 2)
-    const h = 1 / 60, g = 9.81, bound = chain.model.totalMass() * g * (world.contactSlop + 0.5 * g * h * h);
+    const h = 1 / 60, g = 9.81, bound = chain.model.totalMass() * g * (world.settings.contactSlop + 0.5 * g * h * h);
     let before = energy(), worst = 0, staggered = 0, highest = -Infinity;
     for (let s = 0; s < 180; s++) {
       const st = world.step(h);
