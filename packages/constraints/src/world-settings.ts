@@ -140,33 +140,36 @@ class Settings implements WorldSettings {
 }
 
 type Check = (v: unknown) => boolean;
-const wholeAtLeast = (min: number): Check => (v) => typeof v === 'number' && Number.isInteger(v) && v >= min;
+const whole = (v: unknown, min: number): boolean => typeof v === 'number' && Number.isInteger(v) && v >= min;
+const wholeFrom0: Check = (v) => whole(v, 0);
+const wholeFrom1: Check = (v) => whole(v, 1);
 const nonNegative: Check = (v) => typeof v === 'number' && v >= 0 && v !== Infinity;
 const positive: Check = (v) => typeof v === 'number' && v > 0 && v !== Infinity;
 const bool: Check = (v) => typeof v === 'boolean';
-const oneOf = (...values: string[]): Check => (v) => typeof v === 'string' && values.includes(v);
+const stabilizationMode: Check = (v) => v === 'post' || v === 'baumgarte' || v === 'none';
+const kMethod: Check = (v) => v === 'deltas' || v === 'testForce';
 
 /** Each setting's check and what it must be, for the message. */
 const CHECKS: Record<string, [Check, string]> = {
-  substeps: [wholeAtLeast(0), 'a whole number >= 1 (or 0: chosen by the world)'],
+  substeps: [wholeFrom0, 'a whole number >= 1 (or 0: chosen by the world)'],
   timings: [bool, 'true or false'],
-  stabilization: [oneOf('post', 'baumgarte', 'none'), "'post', 'baumgarte' or 'none'"],
+  stabilization: [stabilizationMode, "'post', 'baumgarte' or 'none'"],
   baumgarteAlpha: [nonNegative, 'a finite number >= 0 (1/s)'],
-  maxHalvings: [wholeAtLeast(0), 'a whole number >= 0'],
-  maxPasses: [wholeAtLeast(1), 'an integer >= 1'],
+  maxHalvings: [wholeFrom0, 'a whole number >= 0'],
+  maxPasses: [wholeFrom1, 'an integer >= 1'],
   maxJointSpeed: [(v) => typeof v === 'number' && v > 0, '> 0 (Infinity turns it off)'],
   backtrackTolerance: [positive, 'a finite number > 0 (m)'],
   impactThreshold: [nonNegative, 'a finite number >= 0 (m/s)'],
   stabilizationTolerance: [positive, 'a finite number > 0'],
   contactSlop: [nonNegative, 'a finite number >= 0 (m)'],
   limitSlop: [nonNegative, 'a finite number >= 0 (rad or m)'],
-  stabilizationPasses: [wholeAtLeast(1), 'a whole number >= 1'],
-  kMethod: [oneOf('deltas', 'testForce'), "'deltas' or 'testForce'"],
+  stabilizationPasses: [wholeFrom1, 'a whole number >= 1'],
+  kMethod: [kMethod, "'deltas' or 'testForce'"],
   warmStart: [bool, 'true or false'],
   energyBound: [bool, 'true or false'],
   sleepTime: [nonNegative, 'a finite number >= 0 (s)'],
   sleepSpeed: [nonNegative, 'a finite number >= 0 (m/s)'],
-  maxIterations: [wholeAtLeast(1), 'a whole number >= 1'],
+  maxIterations: [wholeFrom1, 'a whole number >= 1'],
   tolerance: [nonNegative, 'a finite number >= 0'],
   sor: [(v) => typeof v === 'number' && v > 0 && v < 2, 'a number in (0, 2)'],
   regularisation: [nonNegative, 'a finite number >= 0'],
