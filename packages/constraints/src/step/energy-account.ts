@@ -3,7 +3,7 @@
  * pass with more mechanical energy than it began with, beyond the energy it lost in earlier passes,
  * up to its bound per step; an excess is taken from its kinetic energy (see boundEnergy).
  */
-import { addRootVelocityWorld, energiesInto, forwardKinematics, freeRootCount, freeRootCurrentMomenta, restoreFreeRootMomenta, subtreeMass } from '@sinew/featherstone';
+import { addRootVelocityWorld, energiesInto, forwardKinematics, integrateSemiImplicit, freeRootCount, freeRootCurrentMomenta, restoreFreeRootMomenta, subtreeMass } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { type RowBuffer, RowTag } from '../rows/row-buffer.js';
 import { type StepData, hasLoad, pointPinOf } from './step-data.js';
@@ -30,6 +30,7 @@ export function startEnergy(d: StepData): void {
     if (b.sleeping) continue;
     energiesInto(b.model, b.state, b.energy, 3);
     b.energy[0] = b.energy[3] + b.energy[4];
+    b.energy[5] = b.energy[3];
   }
 }
 
@@ -57,7 +58,9 @@ export function startEnergy(d: StepData): void {
  * not accounted either. A tree held to the world by a joint that no row touches is accounted as
  * an island of its own under gravity (see below); other bodies without rows are left to their
  * integrator: a rigid body's free flight is exact. When the kinetic energy is less than the
- * excess (a body lifted out of a deep overlap), all of it goes and the rest of the rise stays.
+ * excess (a body lifted out of a deep overlap), all of it goes and the rest of the rise stays. A
+ * pass that more than doubled the island's kinetic energy, by more than FAILED_PASS bounds, failed,
+ * and its bodies also go back to where it began (returnToPassStart).
  */
 export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): void {
   const bodies = d.byRank;
@@ -74,10 +77,10 @@ export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): voi
     const b = bodies[bi];
     if (perKg > 0 && !b.sleeping && b.island < 0 && !b.rigid && !b.freeTree && !hasLoad(b) && !d.bodyWorked[b.index]) b.island = n++;
   }
-  if (d.islandEnergy.length < 4 * n) d.islandEnergy = new Float64Array(8 * n);
+  if (d.islandEnergy.length < ISLAND_STRIDE * n) d.islandEnergy = new Float64Array(2 * ISLAND_STRIDE * n);
   if (d.islandWorked.length < n) d.islandWorked = new Uint8Array(2 * n);
   const E = d.islandEnergy, worked = d.islandWorked;
-  E.fill(0, 0, 4 * n);
+  E.fill(0, 0, ISLAND_STRIDE * n);
   worked.fill(0, 0, n);
   // rows that may do work: drives, motors, rows of other sources
   for (let j = 0; j < rows.count; j++) {
@@ -98,21 +101,28 @@ export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): voi
     if (!(b.energy[1] >= 0)) b.energy[1] = bound; // (NaN: the body's first pass)
     forwardKinematics(b.model, b.state, true);
     energiesInto(b.model, b.state, b.energy, 3);
-    const o = 4 * isl;
+    const o = ISLAND_STRIDE * isl;
     E[o] += b.energy[0];
     E[o + 1] += b.energy[3] + b.energy[4];
     E[o + 2] += b.energy[1];
     E[o + 3] += bound;
+    E[o + 4] += b.energy[5];
+    E[o + 5] += b.energy[3];
   }
   for (let isl = 0; isl < n; isl++) {
-    const o = 4 * isl;
+    const o = ISLAND_STRIDE * isl;
     const rise = E[o + 1] - E[o];
     let credit = 0; // (initialised: a variable that starts undefined boxes every double it is given)
     if (worked[isl]) credit = E[o + 3];
     else if (rise <= E[o + 2]) credit = Math.min(E[o + 3], E[o + 2] - rise);
     else {
       d.scalars[7] = rise - E[o + 2];
+      // (a pass that more than doubled the island's kinetic energy, by more than FAILED_PASS
+      // bounds, failed; a rise of potential energy, such as stabilisation lifting bodies spawned
+      // inside each other apart, is not a failure of the solve)
+      const failed = !(d.scalars[7] <= FAILED_PASS * E[o + 3]) && !(E[o + 5] - E[o + 4] <= E[o + 4] + FAILED_PASS * E[o + 3]);
       removeEnergy(d, isl);
+      if (failed) returnToPassStart(d, isl);
       credit = 0;
     }
     // the island's credit, shared by its bodies in proportion to their bounds
@@ -121,8 +131,39 @@ export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): voi
   for (let bi = 0; bi < bodies.length; bi++) {
     const b = bodies[bi];
     if (b.sleeping || b.island < 0) continue;
-    b.energy[1] = E[4 * b.island + 2] * perKg * b.energy[6];
+    b.energy[1] = E[ISLAND_STRIDE * b.island + 2] * perKg * b.energy[6];
     if (b.island >= nIslands) b.island = -1; // (the account's own island: no rows)
+  }
+}
+
+/** Numbers per island in StepData.islandEnergy: energy at the pass's start and end, credit, bound, kinetic energy at the start and end. */
+const ISLAND_STRIDE = 6;
+
+/**
+ * A pass whose island gained more than this many times its bound, in kinetic energy more than the
+ * kinetic energy it began the pass with, failed: its solve left forces no stage answers for (a
+ * 2 kg chain of thin boxes, 3 J of kinetic energy, gained 71 kJ in a pass), and the positions
+ * have moved with that energy (0.3 m to 50 m up, before the account took the kinetic energy).
+ */
+const FAILED_PASS = 10;
+
+/**
+ * The bodies of island isl back where the failed pass began (Body.savedQ), then moved over the
+ * pass's length by the velocities the account left them (removeEnergy): a failed pass keeps
+ * neither its energy nor the positions that energy carried the bodies to. (Its stabilisation goes
+ * with them; the next pass meets the same rows again.)
+ */
+function returnToPassStart(d: StepData, isl: number): void {
+  const bodies = d.byRank, h = d.stepLength as number;
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
+    if (b.sleeping || b.island !== isl) continue;
+    const n = b.model.nv;
+    if (d.zeroAcc.length < n) d.zeroAcc = new Float64Array(2 * n);
+    b.state.q.set(b.savedQ);
+    integrateSemiImplicit(b.model, b.state, d.zeroAcc, h, false, b.worldRule);
+    b.state.work.dynamicsValid = false;
+    forwardKinematics(b.model, b.state, true);
   }
 }
 

@@ -103,10 +103,9 @@ export class StepData {
    * an island's account is removing (7).
    */
   readonly scalars = new Float64Array(8);
-  /** Zero joint accelerations and a body's kept velocities (energy-account.ts giveBackDisplacement). */
+  /** Zero joint accelerations (energy-account.ts returnToPassStart integrates positions with them). */
   zeroAcc = new Float64Array(64);
-  keptQd = new Float64Array(64);
-    /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
+  /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
   readonly scalar = new Float64Array(1);
   /**
    * The length of the current pass, kept in a field that holds a number object (it is declared
@@ -178,7 +177,7 @@ export class StepData {
   groupI = new Float64Array(36);
 
   // ---- the energy account (energy-account.ts) ----
-  /** Per island: energy at the pass's start (0) and end (1), credit (2) and bound (3), 4 numbers each (boundEnergy). */
+  /** Per island: energy at the pass's start (0) and end (1), credit (2), bound (3), kinetic energy at the start (4) and end (5), 6 numbers each (boundEnergy). */
   islandEnergy = new Float64Array(32);
   /** Per island, whether external work may have reached it in the pass (boundEnergy). */
   islandWorked = new Uint8Array(8);

@@ -206,7 +206,6 @@ export const SCENES: Scene[] = [
   {
     name: 'a 200-link chain hanging from a hinge, swinging free',
     steps: 120, statics: [plane],
-    energy: { knownFailure: 'the whipping chain rises up to 1.8 J in a step against its 0.23 J bound, in steps where the account removes up to 37 J: semi-implicit Euler on 5 cm links gains more in a step than the chain has kinetic energy to take' },
     spawns: [{ id: 'chain', model: () => capsuleChain(200, 0.05, 0.05, [0, 11, 0]), place: (q) => { q[0] = -0.5; } }],
   },
   {
@@ -328,7 +327,6 @@ export const SCENES: Scene[] = [
   {
     name: 'a 100-link chain dropped over a box',
     steps: 150,
-    energy: { knownFailure: 'the free chain rises up to 0.17 J in a step and 1.7 J above its lowest (bound 0.12 J); accounting it while it flies (a momentum group) changed neither figure' },
     statics: [plane, { geometry: { type: 'box', halfExtents: [0.4, 0.5, 0.4] }, position: [0, 0.5, 0] } as ShapeDesc],
     spawns: [{ id: 'chain', model: () => freeChain(100, 0.05, 0.05), place: at([-2.4, 1.5, 0]) }],
   },
