@@ -129,7 +129,7 @@ export class Body {
    * step; NaN until the first pass, which starts with the full bound), [2] the credit at the start of
    * the World.step (restored when the step is rolled back), [3] kinetic energy and [4] potential
    * energy, then the part of the kinetic energy that may be removed, at the end of the pass, [5]
-   * scratch, [6] the body's mass (kg).
+   * kinetic energy at the start of the pass, [6] the body's mass (kg).
    * @internal
    */
   readonly energy = new Float64Array(7).fill(NaN);

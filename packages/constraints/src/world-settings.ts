@@ -8,31 +8,18 @@
 import type { PgsOptions } from './lcp/pgs.js';
 import type { KMethod } from './solver/constraint-solver.js';
 import type { StabilizationMode } from './step/step-data.js';
+import type { WorldOptions } from './world.js';
 
 /** What World.configure changes: the WorldOptions that are settings (the rest are set at construction or through their sources). */
-export interface SettingsPatch {
-  substeps?: number;
-  timings?: boolean;
-  solver?: PgsOptions;
-  warmStart?: boolean;
-  stabilization?: StabilizationMode;
-  baumgarteAlpha?: number;
-  maxHalvings?: number;
-  maxPasses?: number;
-  maxJointSpeed?: number;
-  backtrackTolerance?: number;
-  impactThreshold?: number;
-  stabilizationTolerance?: number;
-  contactSlop?: number;
-  limitSlop?: number;
-  stabilizationPasses?: number;
-  kMethod?: KMethod;
-  sleep?: { sleepTime?: number; sleepSpeed?: number } | false;
-  energyBound?: boolean;
-}
+export type SettingsPatch = Pick<WorldOptions, 'substeps' | 'timings' | 'solver' | 'warmStart' | 'stabilization' | 'baumgarteAlpha' | 'maxHalvings' | 'maxPasses' | 'maxJointSpeed' | 'backtrackTolerance' | 'impactThreshold' | 'stabilizationTolerance' | 'contactSlop' | 'limitSlop' | 'stabilizationPasses' | 'kMethod' | 'sleep' | 'energyBound'>;
 
-/** The World's settings (World.settings, a frozen object): what the step's stages read; each is documented on WorldOptions. */
-export interface WorldSettings {
+/**
+ * The World's settings (World.settings, a frozen instance): what the step's stages read; each is
+ * documented on WorldOptions. One class, its fields set in one order by its constructor: every
+ * World's settings then have one shape, and the stages read their numbers without boxing them (a
+ * plain object copied from another had the step allocate 64-128 bytes).
+ */
+export class WorldSettings {
   /** Sub-steps per step (0: chosen by the world at each step, World.autoSubsteps). */
   readonly substeps: number;
   /** PGS options of the step's solve (WorldOptions.solver). */
@@ -56,65 +43,7 @@ export interface WorldSettings {
   readonly sleepSpeed: number;
   readonly energyBound: boolean;
   readonly timings: boolean;
-}
-
-/**
- * 30 sweeps at most; stop once every row's residual is below 1e-3 (m/s^2 or rad/s^2 at the
- * acceleration level: a velocity error of 1.7e-5 m/s per 60 Hz step). Warm starts from the last
- * step's forces make the resting case converge in a few sweeps.
- */
-const DEFAULT_SOLVER: PgsOptions = { maxIterations: 30, tolerance: 1e-3, sor: 1 };
-
-/** The defaults of every setting (documented on WorldOptions). */
-export const DEFAULT_SETTINGS: WorldSettings = Object.freeze({
-  substeps: 0,
-  timings: false,
-  solverOptions: Object.freeze({ ...DEFAULT_SOLVER }),
-  stabilization: 'post',
-  baumgarteAlpha: 50,
-  maxHalvings: 4,
-  maxPasses: 32,
-  maxJointSpeed: Infinity,
-  backtrackTolerance: 0.005,
-  impactThreshold: 0.02,
-  stabilizationTolerance: 1e-7,
-  contactSlop: 1e-3,
-  limitSlop: 1e-4,
-  stabilizationPasses: 1,
-  kMethod: 'deltas',
-  warmStart: true,
-  sleepTime: 0.5,
-  sleepSpeed: 0.03,
-  sleepEnabled: true,
-  energyBound: true,
-} as const);
-
-/**
- * The settings as an instance of one class, its fields set in one order by its constructor: every
- * World's settings then have one shape, and the stages read their numbers without boxing them (a
- * plain object copied from another had the step allocate 64-128 bytes).
- */
-class Settings implements WorldSettings {
-  readonly substeps: number;
-  readonly solverOptions: Readonly<PgsOptions>;
-  readonly stabilization: StabilizationMode;
-  readonly baumgarteAlpha: number;
-  readonly maxHalvings: number;
-  readonly maxPasses: number;
-  readonly maxJointSpeed: number;
-  readonly backtrackTolerance: number;
-  readonly impactThreshold: number;
-  readonly stabilizationTolerance: number;
-  readonly contactSlop: number;
-  readonly limitSlop: number;
-  readonly stabilizationPasses: number;
-  readonly kMethod: KMethod;
-  readonly warmStart: boolean;
-  readonly sleepEnabled: boolean;
-  readonly sleepTime: number;
-  readonly sleepSpeed: number;
-  readonly energyBound: boolean;
-  readonly timings: boolean;
+  /** @internal (World.configure makes the settings) */
   constructor(s: WorldSettings) {
     this.substeps = s.substeps;
     this.solverOptions = s.solverOptions;
@@ -138,6 +67,37 @@ class Settings implements WorldSettings {
     this.timings = s.timings;
   }
 }
+
+/**
+ * 30 sweeps at most; stop once every row's residual is below 1e-3 (m/s^2 or rad/s^2 at the
+ * acceleration level: a velocity error of 1.7e-5 m/s per 60 Hz step). Warm starts from the last
+ * step's forces make the resting case converge in a few sweeps.
+ */
+const DEFAULT_SOLVER: PgsOptions = { maxIterations: 30, tolerance: 1e-3, sor: 1 };
+
+/** The defaults of every setting (documented on WorldOptions). */
+export const DEFAULT_SETTINGS: WorldSettings = Object.freeze(new WorldSettings({
+  substeps: 0,
+  timings: false,
+  solverOptions: Object.freeze({ ...DEFAULT_SOLVER }),
+  stabilization: 'post',
+  baumgarteAlpha: 50,
+  maxHalvings: 4,
+  maxPasses: 32,
+  maxJointSpeed: Infinity,
+  backtrackTolerance: 0.005,
+  impactThreshold: 0.02,
+  stabilizationTolerance: 1e-7,
+  contactSlop: 1e-3,
+  limitSlop: 1e-4,
+  stabilizationPasses: 1,
+  kMethod: 'deltas',
+  warmStart: true,
+  sleepTime: 0.5,
+  sleepSpeed: 0.03,
+  sleepEnabled: true,
+  energyBound: true,
+}));
 
 type Check = (v: unknown) => boolean;
 const whole = (v: unknown, min: number): boolean => typeof v === 'number' && Number.isInteger(v) && v >= min;
@@ -217,5 +177,5 @@ export function makeSettings(patch: SettingsPatch, base: WorldSettings = DEFAULT
   if (patch.maxHalvings !== undefined && patch.maxPasses === undefined && base.maxPasses === 2 ** Math.min(20, base.maxHalvings + 1)) {
     out.maxPasses = 2 ** Math.min(20, out.maxHalvings + 1);
   }
-  return Object.freeze(new Settings(out));
+  return Object.freeze(new WorldSettings(out));
 }

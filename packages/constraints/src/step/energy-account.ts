@@ -162,7 +162,6 @@ function returnToPassStart(d: StepData, isl: number): void {
     if (d.zeroAcc.length < n) d.zeroAcc = new Float64Array(2 * n);
     b.state.q.set(b.savedQ);
     integrateSemiImplicit(b.model, b.state, d.zeroAcc, h, false, b.worldRule);
-    b.state.work.dynamicsValid = false;
     forwardKinematics(b.model, b.state, true);
   }
 }
