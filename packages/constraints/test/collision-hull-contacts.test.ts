@@ -11,10 +11,11 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder, forwardKinematics, kineticEnergy, type Model, type ShapeDesc } from '@sinew/featherstone';
 import { CollisionWorld } from '../src/collision/index.js';
+import { FACE_ON_EDGE_COS } from '../src/collision/box-box.js';
 import { World } from '../src/index.js';
 import { humanoidTree } from './humanoid-fixture.js';
 import {
-  type OracleShape, type V3, add, makePose, mulberry32, norm, oracleBox, oracleCapsule, oracleHull, oracleSphere,
+  type OracleShape, type V3, add, dot, makePose, mulberry32, norm, oracleBox, oracleCapsule, oracleHull, oracleSphere,
   quatOfMatrix, randomRotation, randomUnit, readContacts, collideAtRandom, placeAt, scale, separationAlong, signedDistance, sortPoints,
 } from './collision-helpers.js';
 
@@ -70,7 +71,10 @@ function checkPair(ka: Kind, kb: Kind, seed: number, cases: number): number {
       expect(Math.abs(norm(k.normal) - 1), ctx).toBeLessThan(1e-12);
       const fn = separationAlong(oA, oB, k.normal);
       expect(fn - truth.depth, ctx).toBeGreaterThan(-1e-6);
-      expect(fn - truth.depth, ctx).toBeLessThan(slack);
+      // ... or the normal of a face resting on an edge, within 0.1 rad of the least-overlap axis
+      // (box-box.ts FACE_ON_EDGE_COS): the overlap along it counts the shapes' far corners, which
+      // the face's clipped points leave out (their depth is checked against the truth below)
+      if (!(fn - truth.depth < slack)) expect(dot(k.normal, truth.normal), `${ctx}: neither the least-overlap axis nor within 0.1 rad of it`).toBeGreaterThan(FACE_ON_EDGE_COS);
       expect(k.depth, ctx).toBeLessThanOrEqual(fn + 1e-9);
       // points on the surfaces (a capsule lying along a face: its end sections, inside by r (1 - cos tilt))
       const onA = signedDistance(oA, k.pointA), onB = signedDistance(oB, k.pointB);

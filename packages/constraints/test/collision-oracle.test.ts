@@ -13,6 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ShapeDesc } from '@sinew/featherstone';
 import { CollisionWorld } from '../src/collision/index.js';
+import { FACE_ON_EDGE_COS } from '../src/collision/box-box.js';
 import {
   type OracleShape, type V3, add, dot, exactDepth, makePose, mulberry32, norm, oracleBox, oracleCapsule, oracleSphere,
   cubeMesh, quatOfMatrix, randomRotation, randomUnit, readContacts, collideAtRandom, roughDepth, scale, separationAlong, signedDistance, sub, support,
@@ -84,7 +85,10 @@ function checkPair(ka: Kind, kb: Kind, seed: number, cases: number) {
       // The normal is (near) optimal: box-box prefers face axes within a few percent.
       const slack = ka === 'box' && kb === 'box' ? 0.06 * Math.abs(truth.depth) + 2e-5 : 1e-6;
       expect(fn - truth.depth, ctx).toBeGreaterThan(-1e-6);
-      expect(fn - truth.depth, ctx).toBeLessThan(slack);
+      // ... or the normal of a face resting on an edge, within 0.1 rad of the least-overlap axis
+      // (box-box.ts FACE_ON_EDGE_COS): the overlap along it counts the shapes' far corners, which
+      // the face's clipped points leave out (their depth is checked against the truth below)
+      if (!(fn - truth.depth < slack)) expect(dot(k.normal, truth.normal), `${ctx}: neither the least-overlap axis nor within 0.1 rad of it`).toBeGreaterThan(FACE_ON_EDGE_COS);
       worstNormal = Math.max(worstNormal, fn - truth.depth);
       expect(k.depth, ctx).toBeLessThanOrEqual(fn + 1e-9);
       expectOnSurface(oA, k.pointA, k.normal, contacts.length > 1, `${ctx} pointA on A`);

@@ -47,6 +47,11 @@
  *
  * Not here: stepping (a swing foot placed at the capture point, or SIMBICON's foot placement
  * feedback d (c - ankle) + v c'). A push that the ankles and hips cannot take is a fall.
+ *
+ * Known weakness: sideways pushes. With both feet down, the hips hold both legs at the same world
+ * lean and each ankle's roll is free but for the ankle strategy's torque, so the stance can rock
+ * as a parallelogram, both feet rolling onto their edges together: for the preset a push of 4 N s
+ * from the right, or 9 N s from the left, fells it while 13 N s recovers (balance.test.ts).
  */
 import { centerOfMass, forwardKinematics, JointType, State, type Model } from '@sinew/featherstone';
 import type { Body, World } from '@sinew/constraints';

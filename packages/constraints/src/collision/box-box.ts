@@ -6,7 +6,8 @@
  * of the other box most anti-parallel to it is the incident face. The incident quad is clipped by
  * the four side planes of the reference face (Sutherland-Hodgman) and the clipped points lying
  * below the reference face (or within the margin above it) are the contacts, at most 8, reduced to
- * 4. Edge axis: one point at the closest points of the two edges.
+ * 4. Edge axis: one point at the closest points of the two edges, unless the axis is within 0.1 rad
+ * of a face normal and that face's manifold holds two points or more (faceOnEdgeContact).
  *
  * Feature ids: face contact = refIsB << 12 | refFace << 9 | incidentFace << 6 | inEdge << 3 | outEdge
  * (faces numbered 2 * axis + (positive side ? 1 : 0); edges 0..3 of the incident quad, 4..7 side
@@ -21,6 +22,13 @@ const FACE_B_BIAS_REL = 0.02;
 const FACE_B_BIAS_ABS = 1e-6;
 const EDGE_BIAS_REL = 0.05;
 const EDGE_BIAS_ABS = 1e-5;
+/**
+ * An edge-against-edge axis closer than this to a face normal (cosine; 0.1 rad) is first tried as
+ * that face's manifold (faceOnEdgeContact; hull-contacts.ts keeps the same two numbers).
+ */
+export const FACE_ON_EDGE_COS = 0.995;
+/** How much deeper or shallower than the edge pair's overlap such a face manifold may reach, as a fraction of the contact margin. */
+const FACE_ON_EDGE_SLACK = 0.2;
 
 const polyA = new ClipPolygon();
 const polyB = new ClipPolygon();
@@ -100,7 +108,7 @@ export function boxBoxContact(
 
   BB[0] = nx; BB[1] = ny; BB[2] = nz; BB[3] = -bestS;
   if (kind === 2) {
-    edgeEdgeContact(pa, oa, pb, ob, prm, qa, qb, axisA, axisB, out);
+    if (!faceOnEdgeContact(pa, oa, pb, ob, prm, qa, qb, out)) edgeEdgeContact(pa, oa, pb, ob, prm, qa, qb, axisA, axisB, out);
   } else if (kind === 0) {
     // Reference face on A facing B (outward normal -n); incident face on B facing A.
     faceContact(pb, ob, qb, pa, oa, qa, prm, axisA, 0, out);
@@ -161,6 +169,48 @@ function faceContact(
   // clip edge ids are below 8 (the quad's 0..3, the side planes' 4..7)
   out.pushClipped(src, refIsB, (refIsB << 12) | (refFace << 9) | (incFace << 6), 3);
   out.reduce();
+}
+
+/**
+ * The edge axis n (BB 0..2) within 0.1 rad of a face normal of either box (FACE_ON_EDGE_COS) is a
+ * face resting on an edge, or an edge lying along a face, tilted a little: the face's manifold
+ * (the other box's facing face clipped by its side planes) then gives the points of that line
+ * contact. A box lying across a step's edge would otherwise rock from one side to the other on
+ * the edges' single point, and never rest: the separating axes find the edge pair because the
+ * step's far corners, not the face above the edge, decide the face axes' overlap. Returns whether
+ * the face gave two points or more, its deepest as deep as the edge pair's overlap within a fifth
+ * of the margin (the face describes the same contact); if not, BB and the builder are left as
+ * they were, for the edges' point.
+ */
+function faceOnEdgeContact(
+  pa: Float64Array, oa: number, pb: Float64Array, ob: number, prm: Float64Array, qa: number, qb: number, out: ManifoldBuilder,
+): boolean {
+  const nx = BB[0], ny = BB[1], nz = BB[2], depth = BB[3];
+  // (the running best starts at a literal and meets the threshold after the loop: started from a
+  // module constant it was kept boxed on the heap, 48 bytes a step for three ragdolls in a heap)
+  let best = 0, face = -1, onB = 0;
+  for (let k = 0; k < 3; k++) {
+    const ca = Math.abs(pa[oa + k] * nx + pa[oa + 3 + k] * ny + pa[oa + 6 + k] * nz);
+    if (ca > best) { best = ca; face = k; onB = 0; }
+    const cb = Math.abs(pb[ob + k] * nx + pb[ob + 3 + k] * ny + pb[ob + 6 + k] * nz);
+    if (cb > best) { best = cb; face = k; onB = 1; }
+  }
+  if (best < FACE_ON_EDGE_COS) return false;
+  // the face's axis, signed to run from B to A as n does
+  const p = onB ? pb : pa, o = onB ? ob : oa;
+  const ax = p[o + face], ay = p[o + 3 + face], az = p[o + 6 + face];
+  const sg = ax * nx + ay * ny + az * nz < 0 ? -1 : 1;
+  BB[0] = sg * ax; BB[1] = sg * ay; BB[2] = sg * az;
+  const before = out.count;
+  if (onB) faceContact(pa, oa, qa, pb, ob, qb, prm, face, 1, out);
+  else faceContact(pb, ob, qb, pa, oa, qa, prm, face, 0, out);
+  // (the deepest point sought here, not by a call: a returned double is boxed on the heap)
+  let deepest = -Infinity;
+  for (let i = before; i < out.count; i++) if (out.depth[i] > deepest) deepest = out.depth[i];
+  if (out.count - before >= 2 && Math.abs(deepest - depth) <= FACE_ON_EDGE_SLACK * out.margin) return true;
+  out.count = before;
+  BB[0] = nx; BB[1] = ny; BB[2] = nz; BB[3] = depth;
+  return false;
 }
 
 /** The clip plane slot of BB (4..7). */

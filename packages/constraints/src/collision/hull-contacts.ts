@@ -6,7 +6,8 @@
  * least-overlap axis wins, faces preferred over edges by a small bias so a resting manifold does
  * not flip between them. A face axis gives a manifold: the other shape's most anti-parallel face
  * clipped by the side planes of the reference face (Sutherland-Hodgman), reduced to 4 points; an
- * edge axis gives one point at the edges' closest points.
+ * edge axis gives one point at the edges' closest points, unless it is within 0.1 rad of a face
+ * normal and that face's manifold holds two points or more (a face resting on an edge).
  *
  * Poses are 12 numbers (row-major rotation, then origin; see pose.ts). Normals run from shape B to
  * shape A as everywhere in the narrow phase. No float crosses a call boundary (see geometry.ts):
@@ -39,6 +40,9 @@ const EDGE_BIAS_REL = 0.05;
 const EDGE_BIAS_ABS = 1e-5;
 /** Edge pairs closer to parallel than this sine give no axis (the face axes cover that direction). */
 const PARALLEL_SINE = 1e-3;
+/** As box-box.ts's: an edge axis within 0.1 rad of a face normal is first tried as that face's manifold, kept when as deep as the edge pair's overlap within a fifth of the margin. */
+const FACE_ON_EDGE_COS = 0.995;
+const FACE_ON_EDGE_SLACK = 0.2;
 const SIDE_PLANE_ID = 64;
 
 /** World-space vertices (3 each) and planes (4 each) of the two hulls of a pair. */
@@ -162,7 +166,40 @@ export function hullHullContact(pa: Float64Array, oa: number, A: ConvexHullData,
     }
   }
   H[13] = sE;
+  if (faceOnEdgeManifold(A, B, out)) return;
   edgeContact(3 * A.edges[2 * edgeA], 3 * A.edges[2 * edgeA + 1], 3 * B.edges[2 * edgeB], 3 * B.edges[2 * edgeB + 1], (1 << 29) | (edgeA << 14) | edgeB, out);
+}
+
+/**
+ * The edge axis (A to B, H 10..12; separation H 13) within 0.1 rad of a face normal of either hull
+ * is a face resting on an edge, tilted a little: that face's manifold gives the points of the line
+ * contact, as box-box.ts faceOnEdgeContact does for boxes (see there). Returns whether it gave two
+ * points or more, its deepest as deep as the edge pair's overlap within a fifth of the margin; if
+ * not, none of them is kept.
+ */
+function faceOnEdgeManifold(A: ConvexHullData, B: ConvexHullData, out: ManifoldBuilder): boolean {
+  const lx = H[10], ly = H[11], lz = H[12];
+  // (started at a literal, the threshold after the loop: see box-box.ts faceOnEdgeContact)
+  let best = 0, face = -1, onB = 0;
+  // A's outward face normals along the axis, B's against it
+  for (let f = 0; f < A.faceCount; f++) {
+    const c = PA[4 * f] * lx + PA[4 * f + 1] * ly + PA[4 * f + 2] * lz;
+    if (c > best) { best = c; face = f; onB = 0; }
+  }
+  for (let f = 0; f < B.faceCount; f++) {
+    const c = -(PB[4 * f] * lx + PB[4 * f + 1] * ly + PB[4 * f + 2] * lz);
+    if (c > best) { best = c; face = f; onB = 1; }
+  }
+  if (best < FACE_ON_EDGE_COS) return false;
+  const before = out.count;
+  if (onB) faceManifold(B, face, PB, VB, A, PA, VA, 1, out);
+  else faceManifold(A, face, PA, VA, B, PB, VB, 0, out);
+  // (the deepest point sought here, not by a call: a returned double is boxed on the heap)
+  let deepest = -Infinity;
+  for (let i = before; i < out.count; i++) if (out.depth[i] > deepest) deepest = out.depth[i];
+  if (out.count - before >= 2 && Math.abs(deepest + H[13]) <= FACE_ON_EDGE_SLACK * out.margin) return true;
+  out.count = before;
+  return false;
 }
 
 /**
