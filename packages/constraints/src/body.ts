@@ -129,10 +129,11 @@ export class Body {
    * step; NaN until the first pass, which starts with the full bound), [2] the credit at the start of
    * the World.step (restored when the step is rolled back), [3] kinetic energy and [4] potential
    * energy, then the part of the kinetic energy that may be removed, at the end of the pass, [5]
-   * kinetic energy at the start of the pass, [6] the body's mass (kg).
+   * kinetic energy at the start of the pass, [6] the body's mass (kg), [7] the potential energy
+   * post-stabilisation gave it in the pass (J).
    * @internal
    */
-  readonly energy = new Float64Array(7).fill(NaN);
+  readonly energy = new Float64Array(8).fill(NaN);
   /** @internal The rigid motion with this body's momentum (step/energy-account.ts boundEnergy's scratch, nv numbers). */
   readonly rigidQd: Float64Array;
   /**

@@ -8,6 +8,7 @@ import { isPrescribedRow } from '../kinematic.js';
 import { rowPositionInto, rowVelocityInto } from '../rows/measure.js';
 import { RowTag } from '../rows/row-buffer.js';
 import { sphericalLimitGapInto } from '../sources/joint-limits.js';
+import { countStabilizationLift } from './energy-account.js';
 import { awakeKinematics } from './kinematic-stage.js';
 import type { StepData } from './step-data.js';
 
@@ -37,6 +38,8 @@ export function postStabilize(d: StepData, h: number, nIslands: number): void {
   if (d.stabForce.length < rows.capacity) d.stabForce = new Float64Array(rows.capacity);
   if (d.stabRows.length < rows.capacity) d.stabRows = new Int32Array(rows.capacity);
   const g = d.gNew;
+  // (the lift the correction gives, for the energy account's test of a failed pass)
+  const count = d.settings.energyBound;
   for (let pass = 0; pass < d.settings.stabilizationPasses; pass++) {
     const checked = pass === 0 && d.positionsChecked;
     if (!checked) awakeKinematics(d, true);
@@ -90,9 +93,11 @@ export function postStabilize(d: StepData, h: number, nIslands: number): void {
       for (let k = 0; k < solver.nBodies; k++) {
         const b = bodies[solver.bodyList[k]];
         if (pass > 0) stabSavedQ(d, b).set(b.state.q);
+        if (count) countStabilizationLift(d, b, -1);
         integratePositions(b.model, b.state.q, b.scratch, 1);
         b.state.work.dynamicsValid = false;
         forwardKinematics(b.model, b.state, true);
+        if (count) countStabilizationLift(d, b, 1);
       }
       moved = true;
       if (pass > 0 || pass === d.settings.stabilizationPasses - 1) {
@@ -113,8 +118,10 @@ export function postStabilize(d: StepData, h: number, nIslands: number): void {
           // contacts turned under it) is undone
           for (let k = 0; k < solver.nBodies; k++) {
             const b = bodies[solver.bodyList[k]];
+            if (count) countStabilizationLift(d, b, -1);
             b.state.q.set(stabSavedQ(d, b));
             forwardKinematics(b.model, b.state, true);
+            if (count) countStabilizationLift(d, b, 1);
           }
           after = worst;
         }

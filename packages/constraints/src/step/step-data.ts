@@ -179,6 +179,8 @@ export class StepData {
   // ---- the energy account (energy-account.ts) ----
   /** Per island: energy at the pass's start (0) and end (1), credit (2), bound (3), kinetic energy at the start (4) and end (5), 6 numbers each (boundEnergy). */
   islandEnergy = new Float64Array(32);
+  /** Kinetic and potential energy of one body, for countStabilizationLift (energy-account.ts). */
+  readonly liftEnergy = new Float64Array(2);
   /** Per island, whether external work may have reached it in the pass (boundEnergy). */
   islandWorked = new Uint8Array(8);
   /** Per body, whether an impact with restitution acted on it in the pass. */
