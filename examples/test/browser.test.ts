@@ -259,11 +259,17 @@ describe.skipIf(!hasChromium)('examples page in chromium', () => {
 
     const death = await open('death');
     await death.page.waitForFunction(() => window.__sinew!.time > 0.3, null, { timeout: 30_000 });
+    // paused while aiming, so the walker is where its chest is projected when the click comes (a
+    // busy machine's frames otherwise walk it away, the click misses, and the thrown ball kills it)
+    await death.page.keyboard.press(' ');
+    await death.page.waitForFunction(() => !window.__sinew!.playing);
     const chest = await death.page.evaluate(() => {
       const p = window.__sinew!.linkPositions();
       return window.__sinew!.project(p[6], p[7] + 0.15, p[8]); // thorax origin, a little up
     });
     await death.page.mouse.click(chest.x, chest.y);
+    await death.page.keyboard.press(' ');
+    await death.page.waitForFunction(() => window.__sinew!.playing);
     await death.page.waitForFunction(() => window.__sinew!.info().some((l) => l.includes('dead')), null, { timeout: 10_000 });
     expect((await death.page.evaluate(() => window.__sinew!.info())).join(' ')).toMatch(/shot in the/);
     await death.page.waitForTimeout(1000);
