@@ -50,6 +50,22 @@ export function turn(axis: [number, number, number], angle: number): [number, nu
   return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
 }
 
+/** The quaternion product a b (turn b, then a). */
+function times(a: [number, number, number, number], b: [number, number, number, number]): [number, number, number, number] {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+
+/** A flight of n steps, 2 m wide, rising 0.18 m over 0.3 m each (31 degrees): step i's front edge is at z = 0.3 i - 0.15, y = 0.18 (i + 1). */
+const flight = (n: number): ShapeDesc[] => Array.from({ length: n }, (_, i) => ({ geometry: { type: 'box', halfExtents: [1, 0.09 * (i + 1), 0.15] }, position: [0, 0.09 * (i + 1), 0.3 * i] } as ShapeDesc));
+
+/** A plank lying down the stairs' slope (its long axis up the flight), rolled `roll` about its length. */
+const downTheFlight = (roll: number): [number, number, number, number] => times(turn([1, 0, 0], -Math.atan2(0.18, 0.3)), turn([0, 0, 1], roll));
+
 /** Places a free root (q: position then quaternion). */
 function at(p: [number, number, number], rot: [number, number, number, number] = [0, 0, 0, 1], v?: [number, number, number]) {
   return (q: Float64Array, qd: Float64Array): void => {
@@ -366,6 +382,27 @@ export const SCENES: Scene[] = [
     spawns: [
       ...Array.from({ length: 12 }, (_, k) => ({ id: `b${k}`, model: () => boxModel(4, [0.2, 0.2, 0.2]), place: at([0, 0.2 + 0.4 * (k % 3), -0.6 + 0.41 * Math.floor(k / 3)]) })),
       { id: 'ragdoll', model: () => humanoidTree(), place: at([-3, 1.0, 0], turn([0, 0, 1], Math.PI / 2), [1, -20, 0]) }, // (qd is in the root's frame: 20 m/s along world x)
+    ],
+  },
+  {
+    name: 'planks dropped across the nosings of a flight of stairs, a crate on a step edge, a box thrown down the flight',
+    steps: 240,
+    statics: [plane, ...flight(5)],
+    spawns: [
+      // across the front edges of steps 1 and 2, and of steps 2 and 3 (friction 0.9 > tan 31 degrees: they must stick)
+      { id: 'plank1', model: () => boxModel(4, [0.12, 0.02, 0.45], 0.9), place: at([-0.5, 0.495, 0.3], downTheFlight(0.02)) },
+      { id: 'plank2', model: () => boxModel(4, [0.12, 0.02, 0.45], 0.9), place: at([0.5, 0.675, 0.6], downTheFlight(-0.03)) },
+      { id: 'crate', model: () => boxModel(10, [0.15, 0.15, 0.15]), place: at([0, 0.56, 0.2], turn([0, 0, 1], 0.2)) },
+      { id: 'box', model: () => boxModel(2, [0.1, 0.1, 0.1]), place: at([0.3, 1.2, 1.2], turn([0, 1, 0], 0.5), [0, 0, -2]) },
+    ],
+  },
+  {
+    name: 'a ragdoll and a crate tumbling down a flight of stairs',
+    steps: 300,
+    statics: [plane, ...flight(6)],
+    spawns: [
+      { id: 'ragdoll', model: () => humanoidTree(), place: (q, qd) => { at([0, 1.45, 1.45], turn([0, 1, 0], 0.3), [0.2, 0, -2.5])(q, qd); qd.set([3, 0, 0.5], 0); } },
+      { id: 'crate', model: () => boxModel(8, [0.15, 0.15, 0.15]), place: at([0.6, 1.3, 1.5], turn([Math.SQRT1_2, Math.SQRT1_2, 0], 0.4), [0, 0, -1.5]) },
     ],
   },
 ];
