@@ -16,15 +16,13 @@
  * 0.1 s (6 steps), 1 s after the start; impulse J (N s) = force x 0.1 s. Every push of 2, 4, ... N s
  * up to a stated size must recover within 3 s of the push's end: from then on to the end (6 s) the
  * centre of mass stays within 3 cm of the middle of the soles (horizontally) and moves slower than
- * 0.05 m/s; and never `fallen`. From behind (force forward) that holds to 12 N s, from the front
- * (force backward) to 17 N s (swept at 4, 6 and 8 to 16, 18 and 20 N s: from behind every push to
- * 15 N s recovers within 1.3 s and 18 N s falls; from the front every push to 20 N s recovers
- * within 1.1 s). From either side it does not hold yet, a known failure: a push of 4 N s
- * from the right, or of 9 N s from the left, fells the character while 13 N s from either side
- * recovers; both feet roll onto their edges together (0.28 rad at 4 N s), because the hips hold both
- * legs at the same world lean while the ankles' roll is free but for the ankle strategy's torque,
- * and the stance rocks sideways until it falls. A clearly larger push, 30 N s (twice the weakest
- * direction's largest), must fall: `fallen` is set, the follower has died (its muscle tone fades to
+ * 0.05 m/s; and never `fallen`: from behind (force forward) to 12 N s, from the front (force
+ * backward) to 17 N s, from the left and from the right to 13 N s. Swept with 1 N s steps from 1 N s
+ * (scratch, the same push): every push recovers within 3 s up to 15 N s from behind (16 falls), to
+ * 20 from the front, to 14 from the left (15 and 16 recover in 3.3 and 2.4 s, 17 falls) and to 15
+ * from the right (16 recovers in 3.3 s, 17 falls). Sideways this needs eq. (2b) of balance.ts, the feet held flat about their length:
+ * without it, 4 N s from the right and 9 N s from the left felled the preset while 13 N s recovered.
+ * A clearly larger push, 30 N s (about twice the weakest direction's largest), must fall: `fallen` is set, the follower has died (its muscle tone fades to
  * its residual, 0.05, within 1 s) and 2 s later the pelvis lies below half its standing height.
  *
  * Allocation: Balance.update measured as the World's step is (world-allocation.test.ts).
@@ -118,12 +116,12 @@ async function push(dx: number, dz: number, J: number, seconds = 6, options: Bal
   return { fallen: balance.fallen, fallenAt, recovered, maxCapture, maxBend, tone, pelvisAfter: st.work.pose[12 * PELVIS + 10] };
 }
 
-/** Each direction: every push of 2, 4, ... up to `upTo` N s must recover (`sideways`: a known failure, see the module comment). */
+/** Each direction: every push of 2, 4, ... up to `upTo` N s must recover. */
 const DIRECTIONS = [
-  { name: 'from behind', dx: 0, dz: 1, upTo: 12, sideways: false },
-  { name: 'from the front', dx: 0, dz: -1, upTo: 17, sideways: false },
-  { name: 'from the left', dx: -1, dz: 0, upTo: 13, sideways: true },
-  { name: 'from the right', dx: 1, dz: 0, upTo: 13, sideways: true },
+  { name: 'from behind', dx: 0, dz: 1, upTo: 12 },
+  { name: 'from the front', dx: 0, dz: -1, upTo: 17 },
+  { name: 'from the left', dx: -1, dz: 0, upTo: 13 },
+  { name: 'from the right', dx: 1, dz: 0, upTo: 13 },
 ] as const;
 
 /** 2, 4, ... and upTo itself (N s). */
@@ -162,7 +160,7 @@ describe('Balance: standing with a free root and no assist', () => {
 
 describe('Balance: pushes at the chest', () => {
   for (const d of DIRECTIONS) {
-    (d.sideways ? it.fails : it)(`${d.name}: every push of ${sizesUpTo(d.upTo).join(', ')} N s recovers within 3 s${d.sideways ? ' (known failure: small sideways pushes fell it, see the module comment)' : ''}`, async () => {
+    it(`${d.name}: every push of ${sizesUpTo(d.upTo).join(', ')} N s recovers within 3 s`, async () => {
       const runs: string[] = [];
       let worst = 0, fell = '';
       for (const J of sizesUpTo(d.upTo)) {

@@ -22,6 +22,11 @@
  *   the ankles), each foot's pitch and roll torque bounded so that its centre of pressure stays
  *   within `soleFraction` of its sole's reach (heel, toe and edge times its share of the weight)
  *   and by the legs' muscle limit (DEFAULT_MAX_TORQUES.legs): the foot stays flat instead of rolling.
+ *   Each foot is also held flat about its length, within the same bound:
+ *     m_roll = -(edge / 0.05) (sin(phi) + 0.1 s * phi')                                        (2b)
+ *   (phi the foot's roll): with both feet down, the hips hold both legs at one world lean, so the
+ *   stance could otherwise rock as a parallelogram on the feet's edges. Without (2b) a sideways
+ *   push of 4 N s from the right, or 9 N s from the left, felled the preset while 13 N s recovered.
  *   Sideways the lean's target is r itself: with both feet down, legs and pelvis are a four-bar
  *   that the hips hold (below), so a sideways push meets the whole stance's width.
  *
@@ -47,11 +52,7 @@
  *
  * Not here: stepping (a swing foot placed at the capture point, or SIMBICON's foot placement
  * feedback d (c - ankle) + v c'). A push that the ankles and hips cannot take is a fall.
- *
- * Known weakness: sideways pushes. With both feet down, the hips hold both legs at the same world
- * lean and each ankle's roll is free but for the ankle strategy's torque, so the stance can rock
- * as a parallelogram, both feet rolling onto their edges together: for the preset a push of 4 N s
- * from the right, or 9 N s from the left, fells it while 13 N s recovers (balance.test.ts).
+
  */
 import { centerOfMass, forwardKinematics, JointType, State, type Model } from '@sinew/featherstone';
 import type { Body, World } from '@sinew/constraints';
@@ -62,6 +63,10 @@ import { JointTrajectory } from './joint-trajectory.js';
 import { DEFAULT_MAX_TORQUES, MotionFollower, type DeathOptions } from './motion-follower.js';
 import { groupValue, JOINT_GROUPS, type JointGroup, type PerGroup } from './joint-groups.js';
 import { lowestShapePoint } from './shape-bounds.js';
+
+/** Eq. (2b): the roll (rad) at which a foot's flat-holding torque reaches its edge bound, and its damping time (s). */
+const FLAT_ROLL = 0.05;
+const FLAT_TIME = 0.1;
 
 /** Options of a Balance: the standing pose, the gains of the ankle and hip strategies, when it has fallen, and the drives. */
 export interface BalanceOptions {
@@ -512,6 +517,11 @@ export class Balance {
     let tz = P[o + 2] * wx + P[o + 8] * wz;
     const load = share * this.mass * this.g, R = this.reach, max = this.limits[2];
     const cf = this.soleFraction, heel = cf * R[3 * side] * load, toe = cf * R[3 * side + 1] * load, edge = cf * R[3 * side + 2] * load;
+    // eq. (2b): the foot held flat about its length, against its roll (the world's up in its frame,
+    // x part: sin of the roll) and roll rate, the full edge torque at FLAT_ROLL
+    const V = st.work.v, fo = 6 * this.feet[side];
+    const kf = edge / FLAT_ROLL;
+    tz += -kf * (P[o + 3] + FLAT_TIME * V[fo + 2]);
     tx = tx < -heel ? -heel : tx > toe ? toe : tx;
     tz = tz < -edge ? -edge : tz > edge ? edge : tz;
     tx = tx < -max ? -max : tx > max ? max : tx;
