@@ -52,7 +52,6 @@
  *
  * Not here: stepping (a swing foot placed at the capture point, or SIMBICON's foot placement
  * feedback d (c - ankle) + v c'). A push that the ankles and hips cannot take is a fall.
-
  */
 import { centerOfMass, forwardKinematics, JointType, State, type Model } from '@sinew/featherstone';
 import type { Body, World } from '@sinew/constraints';

@@ -209,7 +209,7 @@ function faceOnEdgeContact(
   for (let i = before; i < out.count; i++) if (out.depth[i] > deepest) deepest = out.depth[i];
   if (out.count - before >= 2 && Math.abs(deepest - depth) <= FACE_ON_EDGE_SLACK * out.margin) return true;
   out.count = before;
-  BB[0] = nx; BB[1] = ny; BB[2] = nz; BB[3] = depth;
+  BB[0] = nx; BB[1] = ny; BB[2] = nz; // (faceContact leaves the depth, BB 3, as it was)
   return false;
 }
 

@@ -177,7 +177,7 @@ export class StepData {
   groupI = new Float64Array(36);
 
   // ---- the energy account (energy-account.ts) ----
-  /** Per island: energy at the pass's start (0) and end (1), credit (2), bound (3), kinetic energy at the start (4) and end (5), 6 numbers each (boundEnergy). */
+  /** Per island: energy at the pass's start (0) and end (1), credit (2), bound (3), kinetic energy at the start (4) and end (5), potential energy post-stabilisation gave (6), 7 numbers each (boundEnergy). */
   islandEnergy = new Float64Array(32);
   /** Kinetic and potential energy of one body, for countStabilizationLift (energy-account.ts). */
   readonly liftEnergy = new Float64Array(2);
