@@ -2,8 +2,10 @@
  * Stage 5 of a pass: integration with backtracking (the Kokkevis paper's Step(), section 7).
  * Semi-implicit Euler from the solved accelerations; if the tentative state violates a unilateral
  * row (a contact, a joint limit) deeper than its tolerance, the pass is halved and integrated again,
- * at most maxHalvings times and never in a sub-step's last pass, whose violation is left to
- * stabilisation.
+ * at most maxHalvings times, never to less than an equal share of what remains of the sub-step for
+ * each pass left (scalars[8], set by recovery.ts: three passes never end a sub-step on one long
+ * unchecked pass after two short ones), and never in a sub-step's last pass, whose violation is
+ * left to speculative contacts and stabilisation.
  */
 import { JointType, integrateSemiImplicit } from '@sinew/featherstone';
 import type { Body } from '../body.js';
@@ -38,7 +40,7 @@ export function integrateWithBacktracking(d: StepData, rows: RowBuffer, ctx: Ste
       integrateSemiImplicit(b.model, b.state, b.qdd, d.stepLength as number, false, b.worldRule || b.island < 0);
       if (d.settings.maxJointSpeed < Infinity) clampJointSpeeds(d, b);
     }
-    if (halvings >= d.settings.maxHalvings || d.lastPass) break;
+    if (halvings >= d.settings.maxHalvings || d.lastPass || 0.5 * (d.stepLength as number) < d.scalars[8]) break;
     violation(d, rows, ctx);
     if (d.scalars[2] <= 1) break;
     for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) b.restore(); }

@@ -64,10 +64,11 @@ export function countStabilizationLift(d: StepData, b: Body, sign: number): void
  * energy so far by more than it. Islands reached by external work in the pass are not accounted
  * (their credit starts full): rows of drives, motors and other sources, pins whose targets the
  * game moved (markMovedPins), joint torques or external forces on a body, impacts with
- * restitution. Islands held by nothing keep their momenta instead (conserveGroupMomenta) and are
- * not accounted either. A tree held to the world by a joint that no row touches is accounted as
- * an island of its own under gravity (see below); other bodies without rows are left to their
- * integrator: a rigid body's free flight is exact. When the kinetic energy is less than the
+ * restitution. An island held by nothing (bodies meeting in flight, a ragdoll touching itself)
+ * gives up only motion each body's momentum does not need (removeEnergy), so its momentum stays
+ * what conserveGroupMomenta makes it. A tree that no row touches, held to the world by a joint or
+ * free, is accounted as an island of its own under gravity (see below); a rigid body without rows
+ * is left to its integrator: its free flight is exact. When the kinetic energy is less than the
  * excess (a body lifted out of a deep overlap), all of it goes and the rest of the rise stays. A
  * pass failed, and its bodies also go back to where it began (returnToPassStart), when it more than
  * doubled the island's kinetic energy, by more than FAILED_PASS bounds; or when the account cannot
@@ -77,20 +78,21 @@ export function countStabilizationLift(d: StepData, b: Body, sign: number): void
  * 268 J of kinetic energy after the integration, 0.5 J after the momentum stage, 4.4 J of
  * potential energy gained).
  */
-export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): void {
+export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): boolean {
+  let undone = false;
   const bodies = d.byRank;
   const g = d.gravity, gn = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
   const hs = d.scalars[5];
   const perKg = gn * (d.settings.contactSlop + 0.5 * gn * hs * hs);
-  // a tree held by a joint to the world that no row touches (a chain swinging free) is an island
-  // of its own here: semi-implicit Euler with the velocity-product terms taken at the step's start
-  // gains energy on a whipping chain (a 60-link chain: +24 J/s at 16 sub-steps). A free tree alone
-  // is a momentum group (conserveGroupMomenta) and is left out, as a rigid body in flight is (the
-  // exact world rule moves it)
+  // a tree that no row touches, held by a joint to the world (a chain swinging free) or free (a
+  // chain whipping in flight), is an island of its own here: semi-implicit Euler with the
+  // velocity-product terms taken at the step's start gains energy on a whipping chain (a 60-link
+  // chain: +24 J/s at 16 sub-steps; a 40-link chain of 0.1 kg boxes in flight at 275 rad/s: 5.9 J
+  // to 47 J in one step). A rigid body in flight is left out: the exact world rule moves it
   let n = nIslands;
   for (let bi = 0; bi < bodies.length; bi++) {
     const b = bodies[bi];
-    if (perKg > 0 && !b.sleeping && b.island < 0 && !b.rigid && !b.freeTree && !hasLoad(b) && !d.bodyWorked[b.index]) b.island = n++;
+    if (perKg > 0 && !b.sleeping && b.island < 0 && !b.rigid && !hasLoad(b) && !d.bodyWorked[b.index]) b.island = n++;
   }
   if (d.islandEnergy.length < ISLAND_STRIDE * n) d.islandEnergy = new Float64Array(2 * ISLAND_STRIDE * n);
   if (d.islandWorked.length < n) d.islandWorked = new Uint8Array(2 * n);
@@ -111,8 +113,7 @@ export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): voi
     const bound = perKg * b.energy[6];
     const isl = b.island;
     if (isl < 0) { b.energy[1] = bound; continue; }
-    // (an island held by nothing is a momentum group: not accounted, see advance)
-    if (d.bodyWorked[b.index] || d.pinWorked[b.index] || hasLoad(b) || (isl < nIslands && d.grounded[isl] === 0)) worked[isl] = 1;
+    if (d.bodyWorked[b.index] || d.pinWorked[b.index] || hasLoad(b)) worked[isl] = 1;
     if (!(b.energy[1] >= 0)) b.energy[1] = bound; // (NaN: the body's first pass)
     forwardKinematics(b.model, b.state, true);
     energiesInto(b.model, b.state, b.energy, 3);
@@ -140,8 +141,18 @@ export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): voi
       const lift = (E[o + 1] - E[o + 5]) - (E[o] - E[o + 4]) - E[o + 6];
       const failed = (!(d.scalars[7] <= FAILED_PASS * E[o + 3]) && !(E[o + 5] - E[o + 4] <= E[o + 4] + FAILED_PASS * E[o + 3]))
         || (!(d.scalars[7] <= E[o + 5]) && !(lift <= E[o + 3]));
-      removeEnergy(d, isl);
-      if (failed) returnToPassStart(d, isl);
+      // (an island held by nothing, a momentum group, gives up only motion that keeps each body's
+      // momentum; when its pass failed, it is undone: see undoPass)
+      // (a non-finite pass is not undone here: the step's recovery reports it and takes it again)
+      d.scalars[9] = heldByNothing(d, isl, nIslands) && E[o + 1] < Infinity ? 1 : 0;
+      if (d.scalars[9] === 1) {
+        // what its momenta leave to take may not pay the excess: then the pass failed too
+        if (!failed) removeEnergy(d, isl);
+        if (failed || d.scalars[7] > 0) { undoPass(d, isl); undone = true; }
+      } else {
+        removeEnergy(d, isl);
+        if (failed) returnToPassStart(d, isl);
+      }
       credit = 0;
     }
     // the island's credit, shared by its bodies in proportion to their bounds
@@ -153,6 +164,15 @@ export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): voi
     b.energy[1] = E[ISLAND_STRIDE * b.island + 2] * perKg * b.energy[6];
     if (b.island >= nIslands) b.island = -1; // (the account's own island: no rows)
   }
+  return undone;
+}
+
+/** Whether island isl is held by nothing: an island of rows whose rows hold it to nothing outside (momentum.ts momentumGroups), or a free tree no row touches (the account's own). */
+function heldByNothing(d: StepData, isl: number, nIslands: number): boolean {
+  if (isl < nIslands) return d.grounded[isl] === 0;
+  const bodies = d.bodies;
+  for (let bi = 0; bi < bodies.length; bi++) if (bodies[bi].island === isl) return bodies[bi].freeTree;
+  return false;
 }
 
 /** Numbers per island in StepData.islandEnergy: energy at the pass's start and end, credit, bound, kinetic energy at the start and end, potential energy stabilisation gave. */
@@ -186,9 +206,45 @@ function returnToPassStart(d: StepData, isl: number): void {
 }
 
 /**
+ * The bodies of island isl, held by nothing, back in the state the failed pass began in (Body.savedQ,
+ * savedQd), and damped: each free tree's motion relative to the rigid motion with its momentum
+ * (rigidMotion) halved, so that its momentum stays and its internal kinetic energy falls to a
+ * quarter. conserveGroupMomenta, run again, then moves the group's centre of mass and sets its
+ * momentum as for any pass (by h P / M, and P + h F); its bodies do not turn in that pass. Counted
+ * in stats.undone. (Moving each tree over the pass as a rigid body with its momentum does not keep
+ * the energy: the world rule turns the root by the root's own inertia, not the tree's, and a
+ * chain of thin boxes spinning about its length gained 0.26 J a pass so.) A tree whipping faster than the
+ * pass can integrate (a 40-link chain of 5 cm links at 50 rad/s a joint: 0.8 rad a pass) is slowed
+ * until it can be, instead of being undone for ever. Taking the excess from the motion its
+ * momentum does not need would not do: the pass left the bodies in a shape whose least kinetic
+ * energy for that momentum is itself the excess (a chain of 0.1 kg boxes whipping in flight
+ * straightened, the rigid motion with its angular momentum spun it at 390 rad/s about its length,
+ * and moved back to the pass's start with that spin it held 113 kJ).
+ */
+function undoPass(d: StepData, isl: number): void {
+  const bodies = d.byRank;
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
+    if (b.sleeping || b.island !== isl) continue;
+    b.restore();
+    forwardKinematics(b.model, b.state, true);
+    if (!b.momentumTarget) continue;
+    rigidMotion(d, b);
+    const qd = b.state.qd, r = b.rigidQd;
+    for (let k = 0; k < b.model.nv; k++) qd[k] = r[k] + UNDO_DAMPING * (qd[k] - r[k]);
+    b.state.work.dynamicsValid = false;
+    forwardKinematics(b.model, b.state, true);
+  }
+  d.stats.undone++;
+}
+
+/** The factor on a free tree's internal motion when its pass is undone (undoPass). */
+const UNDO_DAMPING = 0.5;
+
+/**
  * Takes `excess` joules of kinetic energy from island isl (boundEnergy), by one factor s on every
  * body's removable motion: a body nothing pushes from outside (its momentum kept whole by
- * preserveMomenta) keeps its momentum, and only its motion relative to the rigid motion with that
+ * preserveMomenta), or any free tree of an island held by nothing, keeps its momentum, and only its motion relative to the rigid motion with that
  * momentum is scaled (qd <- qd_r + s (qd - qd_r): the two are M-orthogonal, so its kinetic energy
  * falls by (1 - s^2) of that motion's); any other body's velocities are scaled whole (qd <- s qd:
  * a contact at rest stays at rest, a separating one separating). Kinematics with velocities
@@ -197,25 +253,16 @@ function returnToPassStart(d: StepData, isl: number): void {
 function removeEnergy(d: StepData, isl: number): void {
   // (the excess in scalars[7]: a double argument to a call that is not inlined is boxed)
   const excess = d.scalars[7];
+  const keepMomenta = d.scalars[9] === 1;
   const bodies = d.byRank;
   let removable = 0;
   for (let bi = 0; bi < bodies.length; bi++) {
     const b = bodies[bi];
     if (b.sleeping || b.island !== isl) continue;
     let r = b.energy[3];
-    if (b.momentumTarget && b.pushCount === 0) {
-      const m = b.model, qd = b.state.qd, keep = b.scratch;
-      const roots = freeRootCount(m);
-      if (d.energyMomenta.length < 6 * roots) d.energyMomenta = new Float64Array(6 * roots);
-      freeRootCurrentMomenta(m, b.state, d.energyMomenta);
-      for (let k = 0; k < m.nv; k++) keep[k] = qd[k];
-      qd.fill(0);
-      restoreFreeRootMomenta(m, b.state, d.energyMomenta);
-      forwardKinematics(m, b.state, true);
-      energiesInto(m, b.state, b.energy, 4);
+    if (b.momentumTarget && (b.pushCount === 0 || keepMomenta)) {
+      rigidMotion(d, b);
       r = Math.max(0, r - b.energy[4]);
-      b.rigidQd.set(qd);
-      for (let k = 0; k < m.nv; k++) qd[k] = keep[k];
     } else if (b.momentumTarget && b.pushCount > 0) {
       // rows push it in pushCount world directions only (frictionless ground: vertically): its
       // linear momentum along the others is no energy to take (taking it would make the body
@@ -229,18 +276,20 @@ function removeEnergy(d: StepData, isl: number): void {
     removable += r;
   }
   if (!(removable > 0)) return;
+  // (what is left unpaid, in scalars[7])
+  d.scalars[7] = Math.max(0, excess - removable);
   const s = Math.sqrt(Math.max(0, 1 - excess / removable));
   for (let bi = 0; bi < bodies.length; bi++) {
     const b = bodies[bi];
     if (b.sleeping || b.island !== isl) continue;
     const qd = b.state.qd, n = b.model.nv;
-    if (b.momentumTarget && b.pushCount === 0) {
+    if (b.momentumTarget && (b.pushCount === 0 || keepMomenta)) {
       const r = b.rigidQd;
       for (let k = 0; k < n; k++) qd[k] = r[k] + s * (qd[k] - r[k]);
     } else for (let k = 0; k < n; k++) qd[k] *= s;
     b.state.work.dynamicsValid = false;
     forwardKinematics(b.model, b.state, true);
-    if (b.momentumTarget && b.pushCount > 0) {
+    if (b.momentumTarget && b.pushCount > 0 && !keepMomenta) {
       // the free directions' momentum back, by a translation of the whole body
       const P = b.rigidQd, now = d.dvScratch, M = subtreeMass(b.model, 0);
       freeMomentum(d, b, now);
@@ -251,6 +300,27 @@ function removeEnergy(d: StepData, isl: number): void {
     }
   }
   d.scalars[6] += Math.min(excess, removable);
+}
+
+/**
+ * Free tree b's rigid motion with its momentum (kinematics with velocities current): every joint
+ * still and the root moving so that the tree's momentum is what it is now, into b.rigidQd, its
+ * kinetic energy into b.energy[4] (the least any motion with that momentum has: the rest of b's
+ * motion is M-orthogonal to it). b's velocities and kinematics are left as they were.
+ */
+function rigidMotion(d: StepData, b: Body): void {
+  const m = b.model, qd = b.state.qd, keep = b.scratch;
+  const roots = freeRootCount(m);
+  if (d.energyMomenta.length < 6 * roots) d.energyMomenta = new Float64Array(6 * roots);
+  freeRootCurrentMomenta(m, b.state, d.energyMomenta);
+  for (let k = 0; k < m.nv; k++) keep[k] = qd[k];
+  qd.fill(0);
+  restoreFreeRootMomenta(m, b.state, d.energyMomenta);
+  forwardKinematics(m, b.state, true);
+  energiesInto(m, b.state, b.energy, 4);
+  b.rigidQd.set(qd);
+  for (let k = 0; k < m.nv; k++) qd[k] = keep[k];
+  forwardKinematics(m, b.state, true);
 }
 
 /**

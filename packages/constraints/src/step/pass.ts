@@ -77,14 +77,15 @@ export function advance(d: StepData): void {
   st.ms.integrate += t1 - t0;
   // 6. stabilise
   if (d.settings.stabilization === 'post') postStabilize(d, hTry, nIslands);
-  // 7. momentum, after every position change of the pass (integration and stabilisation), and
-  // 8. energy: islands held by nothing keep their momenta exactly (conserveGroupMomenta); the
-  // energy account takes the others (a group's energy is not bounded: scaling its velocities would
-  // break the exchange of momentum between its bodies)
+  // 7. momentum, after every position change of the pass (integration and stabilisation): islands
+  // held by nothing keep their momenta exactly (conserveGroupMomenta); then 8. energy: the account
+  // of every island, from its energy as the pass leaves it (an island held by nothing gives up only
+  // motion its momenta do not need; one whose pass it undid gets its group's motion over the pass
+  // again, from the pass's start)
   preserveMomenta(d, rows, hTry);
   const groups = momentumGroups(d, rows, nIslands);
-  if (d.settings.energyBound) boundEnergy(d, rows, nIslands);
   conserveGroupMomenta(d, hTry, groups);
+  if (d.settings.energyBound && boundEnergy(d, rows, nIslands)) conserveGroupMomenta(d, hTry, groups);
   if (d.kinematicBodies > 0) moveKinematics(d);
   st.ms.stabilize += d.clock() - t1;
   st.contacts = d.contacts.count;

@@ -66,6 +66,8 @@ function attempt(d: StepData, substeps: number): string {
       for (let pass = 1; remaining > h * 1e-9; pass++) {
         d.scalars[1] = remaining;
         d.lastPass = pass >= d.settings.maxPasses;
+        // the shortest a halving may leave this pass: an equal share of what remains to each pass left
+        d.scalars[8] = remaining / (d.settings.maxPasses - pass + 1);
         advance(d);
         st.passes++;
         remaining = d.lastPass ? 0 : remaining - d.scalars[1];

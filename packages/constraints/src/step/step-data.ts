@@ -61,6 +61,12 @@ export interface StepStats {
   sleeping: number;
   /** Kinetic energy (J) the energy account took from islands in the step (step/energy-account.ts boundEnergy). */
   energyRemoved: number;
+  /**
+   * Passes undone for an island held by nothing (bodies in flight) whose pass failed the energy
+   * account (step/energy-account.ts undoPass): its bodies went back to the pass's start and moved
+   * as one rigid body by their momentum.
+   */
+  undone: number;
   /** Island solves whose sweeps failed (a residual above 100 m/s^2) and were solved again in two convex parts (ConstraintSolver.solveStaggered). */
   staggered: number;
 }
@@ -99,10 +105,12 @@ export class StepData {
    * The step's numbers that change every step: simulated time (0), the length of the current
    * pass (1: set before advance(), left as the time actually advanced), the worst violation's
    * ratio to its tolerance (2), the time (3) and length (4) of the step under way (read by
-   * attempt()), the sub-step length (5), the energy the step's account removed (6) and the excess
-   * an island's account is removing (7).
+   * attempt()), the sub-step length (5), the energy the step's account removed (6), the excess
+   * an island's account is removing (7: then what it left unpaid), the shortest length a halving may leave the pass (8:
+   * an equal share of what remains of the sub-step to each pass left), and whether that island is
+   * held by nothing (9: 1 if so; its bodies then keep their momenta, energy-account.ts).
    */
-  readonly scalars = new Float64Array(8);
+  readonly scalars = new Float64Array(10);
   /** Zero joint accelerations (energy-account.ts returnToPassStart integrates positions with them). */
   zeroAcc = new Float64Array(64);
   /** A one-number scratch for measures handed back through an array (a returned double is boxed). */
