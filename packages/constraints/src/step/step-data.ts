@@ -67,6 +67,8 @@ export interface StepStats {
    * as one rigid body by their momentum.
    */
   undone: number;
+  /** Post-stabilisation steps that would have moved a link further than their reach and were scaled down (step/stabilize.ts MAX_MOVE). */
+  stabilizationHeld: number;
   /** Island solves whose sweeps failed (a residual above 100 m/s^2) and were solved again in two convex parts (ConstraintSolver.solveStaggered). */
   staggered: number;
 }
@@ -170,6 +172,8 @@ export class StepData {
   stabOptions: PgsOptions = { maxIterations: 50, tolerance: 1e-12, sor: 1 };
   /** q of the bodies before a further post-stabilisation pass, by body index. */
   stabSaved: Float64Array[] = [];
+  /** A body's link origins before a post-stabilisation step (3 per link; stabilize.ts). */
+  originScratch = new Float64Array(96);
 
   // ---- momentum (momentum.ts) ----
   dvScratch = new Float64Array(6);
