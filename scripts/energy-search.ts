@@ -14,9 +14,10 @@
  * thin=0 leaves out the thin-box chains (their contacts are nearly singular; see the note in
  * energy-no-gain.test.ts).
  */
-import { forwardKinematics, kineticEnergy, potentialEnergy, type Model } from '../packages/featherstone/src/index.js';
+import type { Model } from '../packages/featherstone/src/index.js';
 import { World } from '../packages/constraints/src/index.js';
 import { peerRagdollModel } from '../packages/constraints/bench/peer-ragdoll.js';
+import { energyBound, mechanicalEnergy } from '../packages/constraints/test/body-measures.js';
 import { rodChain } from '../packages/constraints/test/chain-fixture.js';
 import { humanoidTree } from '../packages/constraints/test/humanoid-fixture.js';
 import { boxModel, sphereModel, turn } from '../packages/constraints/test/robustness/scenes.js';
@@ -24,7 +25,7 @@ import { boxModel, sphereModel, turn } from '../packages/constraints/test/robust
 const SEED = Number(process.argv[2] ?? 1);
 const SCENES = Number(process.argv[3] ?? 30);
 const THIN = process.argv[4] !== '0';
-const DT = 1 / 60, STEPS = 180, G = 9.81;
+const DT = 1 / 60, STEPS = 180;
 
 if (!Number.isInteger(SEED) || !(SCENES >= 1 && Number.isInteger(SCENES))) {
   console.error('usage: scripts/energy-search.ts [seed: an integer] [scenes >= 1] [thin: 0 or 1]');
@@ -79,29 +80,18 @@ function scene(): { world: World; what: string } {
   return { world, what: `${kinds.join(', ')} over ${ground}` };
 }
 
-function energy(world: World): number {
-  let e = 0;
-  for (const b of world.bodies) {
-    forwardKinematics(b.model, b.state, true);
-    e += kineticEnergy(b.model, b.state) + potentialEnergy(b.model, b.state);
-  }
-  return e;
-}
-
 interface Found { k: number; what: string; drift: number; bounds: number; at: number; finite: boolean; undone: number; held: number }
 const found: Found[] = [];
 const t0 = performance.now();
 for (let k = 0; k < SCENES; k++) {
   const { world, what } = scene();
-  let mass = 0;
-  for (const b of world.bodies) mass += b.model.totalMass();
-  const bound = mass * G * (world.settings.contactSlop + 0.5 * G * DT * DT);
-  let low = energy(world), drift = 0, at = -1, finite = true, undone = 0, held = 0;
+  const bound = energyBound(world, DT);
+  let low = mechanicalEnergy(world), drift = 0, at = -1, finite = true, undone = 0, held = 0;
   for (let s = 0; s < STEPS; s++) {
     const st = world.step(DT);
     undone += st.undone;
     held += st.stabilizationHeld;
-    const e = energy(world);
+    const e = mechanicalEnergy(world);
     if (!Number.isFinite(e)) { finite = false; break; }
     if (e - low > drift) { drift = e - low; at = s; }
     low = Math.min(low, e);

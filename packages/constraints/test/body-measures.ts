@@ -1,11 +1,30 @@
 /**
  * Measures of a body read straight from its geometry and joint coordinates, independent of the
  * World's own contact and limit rows (a body that tunnelled has no contacts left to report): the
- * lowest point of its shapes and its worst joint-limit violation. Shared by the abuse tests and
- * scripts/soak.ts.
+ * lowest point of its shapes and its worst joint-limit violation; and of a world, independent of
+ * its energy account: its mechanical energy and the energy bound the step states. Shared by the
+ * abuse, energy and robustness tests, scripts/soak.ts and scripts/energy-search.ts.
  */
-import { quatToMat } from '@sinew/featherstone';
-import type { Body } from '../src/index.js';
+import { forwardKinematics, kineticEnergy, potentialEnergy, quatToMat } from '@sinew/featherstone';
+import type { Body, World } from '../src/index.js';
+
+/** The world's mechanical energy (J): kinetic plus potential in each body's gravity, over its bodies, from their q and qd. */
+export function mechanicalEnergy(world: World): number {
+  let e = 0;
+  for (const b of world.bodies) {
+    forwardKinematics(b.model, b.state, true);
+    e += kineticEnergy(b.model, b.state) + potentialEnergy(b.model, b.state);
+  }
+  return e;
+}
+
+/** The step's energy bound for steps of h (J): the sum over the bodies of m |g| (contactSlop + |g| h^2 / 2) (step/energy-account.ts). */
+export function energyBound(world: World, h: number): number {
+  const g = Math.hypot(...world.gravity);
+  let m = 0;
+  for (const b of world.bodies) m += b.model.totalMass();
+  return m * g * (world.settings.contactSlop + 0.5 * g * h * h);
+}
 
 const IDENTITY = [0, 0, 0, 1];
 const R = new Float64Array(9);

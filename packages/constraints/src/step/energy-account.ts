@@ -144,13 +144,12 @@ export function boundEnergy(d: StepData, rows: RowBuffer, nIslands: number): boo
       // (an island held by nothing, a momentum group, gives up only motion that keeps each body's
       // momentum; when its pass failed, it is undone: see undoPass)
       // (a non-finite pass is not undone here: the step's recovery reports it and takes it again)
-      d.scalars[9] = heldByNothing(d, isl, nIslands) && E[o + 1] < Infinity ? 1 : 0;
-      if (d.scalars[9] === 1) {
+      if (heldByNothing(d, isl, nIslands) && E[o + 1] < Infinity) {
         // what its momenta leave to take may not pay the excess: then the pass failed too
-        if (!failed) removeEnergy(d, isl);
+        if (!failed) removeEnergy(d, isl, true);
         if (failed || d.scalars[7] > 0) { undoPass(d, isl); undone = true; }
       } else {
-        removeEnergy(d, isl);
+        removeEnergy(d, isl, false);
         if (failed) {
           d.scalars[7] = E[o];
           returnToPassStart(d, isl);
@@ -227,20 +226,20 @@ function returnToPassStart(d: StepData, isl: number): void {
 }
 
 /**
- * The bodies of island isl, held by nothing, back in the state the failed pass began in (Body.savedQ,
+ * The bodies of island isl, held by nothing, back in the state the pass began in (Body.savedQ,
  * savedQd), and damped: each free tree's motion relative to the rigid motion with its momentum
  * (rigidMotion) halved, so that its momentum stays and its internal kinetic energy falls to a
  * quarter. conserveGroupMomenta, run again, then moves the group's centre of mass and sets its
  * momentum as for any pass (by h P / M, and P + h F); its bodies do not turn in that pass. Counted
- * in stats.undone. (Moving each tree over the pass as a rigid body with its momentum does not keep
- * the energy: the world rule turns the root by the root's own inertia, not the tree's, and a
- * chain of thin boxes spinning about its length gained 0.26 J a pass so.) A tree whipping faster than the
- * pass can integrate (a 40-link chain of 5 cm links at 50 rad/s a joint: 0.8 rad a pass) is slowed
- * until it can be, instead of being undone for ever. Taking the excess from the motion its
- * momentum does not need would not do: the pass left the bodies in a shape whose least kinetic
- * energy for that momentum is itself the excess (a chain of 0.1 kg boxes whipping in flight
- * straightened, the rigid motion with its angular momentum spun it at 390 rad/s about its length,
- * and moved back to the pass's start with that spin it held 113 kJ).
+ * in stats.undone. Called when the pass failed, or when the motion its momenta do not need cannot
+ * pay its excess: the pass may leave the bodies in a shape whose least kinetic energy for their
+ * momentum is itself the excess (a chain of 0.1 kg boxes whipping in flight straightened, the
+ * rigid motion with its angular momentum spun it at 390 rad/s about its length, and moved back to
+ * the pass's start with that spin it held 113 kJ). A tree whipping faster than the pass can
+ * integrate (a 40-link chain of 5 cm links at 50 rad/s a joint: 0.8 rad a pass) is slowed until it
+ * can be, instead of being undone for ever. (Moving each tree over the pass as a rigid body with
+ * its momentum does not keep the energy: the world rule turns the root by the root's own inertia,
+ * not the tree's, and a chain of thin boxes spinning about its length gained 0.26 J a pass so.)
  */
 function undoPass(d: StepData, isl: number): void {
   const bodies = d.byRank;
@@ -265,16 +264,16 @@ const UNDO_DAMPING = 0.5;
 /**
  * Takes `excess` joules of kinetic energy from island isl (boundEnergy), by one factor s on every
  * body's removable motion: a body nothing pushes from outside (its momentum kept whole by
- * preserveMomenta), or any free tree of an island held by nothing, keeps its momentum, and only its motion relative to the rigid motion with that
- * momentum is scaled (qd <- qd_r + s (qd - qd_r): the two are M-orthogonal, so its kinetic energy
- * falls by (1 - s^2) of that motion's); any other body's velocities are scaled whole (qd <- s qd:
- * a contact at rest stays at rest, a separating one separating). Kinematics with velocities
- * of island isl's bodies must be current; they are again afterwards.
+ * preserveMomenta), or any free tree of an island held by nothing (keepMomenta), keeps its
+ * momentum, and only its motion relative to the rigid motion with that momentum is scaled
+ * (qd <- qd_r + s (qd - qd_r): the two are M-orthogonal, so its kinetic energy falls by
+ * (1 - s^2) of that motion's); any other body's velocities are scaled whole (qd <- s qd: a contact
+ * at rest stays at rest, a separating one separating). Kinematics with velocities of island isl's
+ * bodies must be current; they are again afterwards. What it leaves unpaid goes to scalars[7].
  */
-function removeEnergy(d: StepData, isl: number): void {
+function removeEnergy(d: StepData, isl: number, keepMomenta: boolean): void {
   // (the excess in scalars[7]: a double argument to a call that is not inlined is boxed)
   const excess = d.scalars[7];
-  const keepMomenta = d.scalars[9] === 1;
   const bodies = d.byRank;
   let removable = 0;
   for (let bi = 0; bi < bodies.length; bi++) {

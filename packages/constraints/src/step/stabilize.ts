@@ -14,8 +14,8 @@ import type { StepData } from './step-data.js';
 
 /**
  * How far (m) one Newton step of post-stabilisation may move any link's origin: MAX_MOVE, or twice
- * the worst error it corrects if that is more, up to MAX_REACH. The step is linear in the errors: where their
- * Jacobian is nearly singular (a contact on a chain of 5 mm boxes, whose links hardly resist a
+ * the worst error it corrects if that is more, up to MAX_REACH. The step is linear in the errors:
+ * where their Jacobian is nearly singular (a contact on a chain of 5 mm boxes, whose links hardly resist a
  * turn about their length) it asks for turns far outside where it holds, and carried such a chain
  * 20 m up in one pass (523 J). Held within this bound it corrects what it can and leaves the rest
  * to the next pass or step.
@@ -107,8 +107,8 @@ export function postStabilize(d: StepData, h: number, nIslands: number): void {
       solver.setRhs(rows, d.rhs);
       solver.solve(rows, d.stabOptions, false, d.stabForce);
       solver.combine(bodies, 'dq');
-      // the step, held within MAX_MOVE (or twice the error) of every link's origin: taken again,
-      // scaled down, from where it began when it went further
+      // the step, held within its reach of every link's origin (MAX_MOVE or twice the error, up to
+      // MAX_REACH): taken again, scaled down, from where it began when it went further
       let moveMost = 0;
       for (let k = 0; k < solver.nBodies; k++) {
         const b = bodies[solver.bodyList[k]];

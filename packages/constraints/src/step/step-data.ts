@@ -108,11 +108,11 @@ export class StepData {
    * pass (1: set before advance(), left as the time actually advanced), the worst violation's
    * ratio to its tolerance (2), the time (3) and length (4) of the step under way (read by
    * attempt()), the sub-step length (5), the energy the step's account removed (6), the excess
-   * an island's account is removing (7: then what it left unpaid), the shortest length a halving may leave the pass (8:
-   * an equal share of what remains of the sub-step to each pass left), and whether that island is
-   * held by nothing (9: 1 if so; its bodies then keep their momenta, energy-account.ts).
+   * an island's account is removing (7: then what it left unpaid), and the shortest length a
+   * halving may leave the pass (8: an equal share of what remains of the sub-step to each pass
+   * left).
    */
-  readonly scalars = new Float64Array(10);
+  readonly scalars = new Float64Array(9);
   /** Zero joint accelerations (energy-account.ts returnToPassStart integrates positions with them). */
   zeroAcc = new Float64Array(64);
   /** A one-number scratch for measures handed back through an array (a returned double is boxed). */

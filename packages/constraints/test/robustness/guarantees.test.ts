@@ -6,7 +6,7 @@
  * a fresh world.
  */
 import { describe, expect, it } from 'vitest';
-import { forwardKinematics, kineticEnergy, potentialEnergy } from '@sinew/featherstone';
+import { energyBound, mechanicalEnergy } from '../body-measures.js';
 import type { World } from '../../src/index.js';
 import { SCENES, buildScene, type Scene } from './scenes.js';
 
@@ -37,15 +37,6 @@ interface RunResult {
   bound: number;
 }
 
-function energy(world: World): number {
-  let e = 0;
-  for (const b of world.bodies) {
-    forwardKinematics(b.model, b.state);
-    e += kineticEnergy(b.model, b.state) + potentialEnergy(b.model, b.state);
-  }
-  return e;
-}
-
 /**
  * Steps a scene built with its bodies added in `order`. With `restoreAt` >= 0 the world is saved
  * after that step and the rest of the run continues in a fresh world built the same way, restored
@@ -54,9 +45,8 @@ function energy(world: World): number {
 async function run(scene: Scene, order: number[], restoreAt = -1): Promise<RunResult> {
   let { world, bodyOf } = buildScene(scene, order, { maxPasses: 3 });
   let maxPasses = 0, maxHalvings = 0, recoveries = 0, rolledBack = 0, finite = true;
-  const g = 9.81, h = 1 / 60;
-  const bound = world.bodies.reduce((sum, b) => sum + b.model.totalMass() * g * (world.settings.contactSlop + 0.5 * g * h * h), 0);
-  let before = energy(world), low = before, rise = 0, drift = 0;
+  const bound = energyBound(world, 1 / 60);
+  let before = mechanicalEnergy(world), low = before, rise = 0, drift = 0;
   for (let s = 0; s < scene.steps; s++) {
     if (s === restoreAt) {
       const saved = structuredClone(world.saveState());
@@ -72,7 +62,7 @@ async function run(scene: Scene, order: number[], restoreAt = -1): Promise<RunRe
     if (st.recovery) recoveries++;
     if (st.recovery === 'rolled back') rolledBack++;
     for (const b of world.bodies) if (b.state.firstNonFinite() >= 0) finite = false;
-    const after = energy(world);
+    const after = mechanicalEnergy(world);
     rise = Math.max(rise, after - before);
     low = Math.min(low, after);
     drift = Math.max(drift, after - low);
