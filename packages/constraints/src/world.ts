@@ -682,8 +682,8 @@ export class World {
 
   /**
    * What the next step reads (states, sleep, kinematic joints, warm starts, time:
-   * world-snapshot.ts) in one little-endian binary buffer, written into `out` when it is large
-   * enough and 8-byte aligned (the snapshot is then the subarray returned): for rollback, or to
+   * world-snapshot.ts) in one compact little-endian binary buffer, written into `out` when it is
+   * large enough (the snapshot is then the subarray returned): for rollback, or to
    * send to a peer whose world was built the same way. restore(snapshot) continues bit for bit, in
    * any engine.
    */

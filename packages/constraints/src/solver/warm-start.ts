@@ -4,7 +4,7 @@
  * by its joint and side, a drive by its dof). The entries are held densely, in the order they were
  * first set, with an open-addressing hash index over them; all in typed arrays: no allocation per
  * step once it has grown to the largest row count seen, clear() is O(1) (index slots carry the
- * generation they were written in), and the entries are read out as two copies (writeEntries).
+ * generation they were written in), and the entries are read out one by one (keyAt, forceAt).
  * A key first set to a force of +0 is not held: a missing key reads as +0.
  *
  * Keys are integers (negative for contacts) of up to 53 bits; any finite key works.
@@ -131,23 +131,14 @@ export class WarmStartTable {
     return this.size - this.zeros;
   }
 
-  /**
-   * Writes the nonZeroCount() entries whose force is not +0 into out from `at`: their keys, in the
-   * order they were first set, then their forces in the same order. Returns the numbers written.
-   * Allocates nothing (World.snapshot). `n` is nonZeroCount(), when the caller has it already.
-   */
-  writeEntries(out: Float64Array, at: number, n = this.nonZeroCount()): number {
-    const keys = this.keys, values = this.values;
-    if (n === this.size) {
-      // (no force of +0 among them: the usual case, as set() keeps none unless one is overwritten)
-      for (let e = 0; e < n; e++) { out[at + e] = keys[e]; out[at + n + e] = values[e]; }
-      return 2 * n;
-    }
-    for (let e = 0, k = at; e < this.size; e++) {
-      const v = values[e];
-      if (v !== 0 || 1 / v < 0) { out[k] = keys[e]; out[k + n] = v; k++; }
-    }
-    return 2 * n;
+  /** The key of entry e (0 <= e < size, in the order the entries were first set). */
+  keyAt(e: number): number {
+    return this.keys[e];
+  }
+
+  /** The force of entry e (+0 for an entry set to another force first, then to +0). */
+  forceAt(e: number): number {
+    return this.values[e];
   }
 
   /** The entries, keys in ascending order (for saving; allocates). */
