@@ -2,7 +2,7 @@
  * Stage 6 of a pass: post-stabilisation of position drift (Cline thesis 3.4, eq. 3.7, in reduced
  * coordinates).
  */
-import { forwardKinematics, integratePositions } from '@sinew/featherstone';
+import { forwardKinematics, integratePositions, JointType } from '@sinew/featherstone';
 import type { Body } from '../body.js';
 import { isPrescribedRow } from '../kinematic.js';
 import { rowPositionInto, rowVelocityInto } from '../rows/measure.js';
@@ -28,6 +28,28 @@ const MAX_MOVE = 0.25;
  * over more than one step.
  */
 const MAX_REACH = 1;
+/**
+ * How much further past its stops (rad or m) one Newton step may take a revolute or prismatic
+ * joint: a link's origin stays within the reach while a short link turns about it without bound,
+ * and limited chains of 5-20 cm links among ragdolls were turned 2 to 11 rad past their stops in
+ * one step (and 1,891 rad over 3 s). Such a joint is held at that distance (the rest of the step
+ * stands). Scaling the whole step down instead, or capping every joint's turn, held back the
+ * corrections of scenes that need them (a ragdoll under a 200 kg crate rose 28.6 J above its
+ * lowest energy; a ragdoll tumbling down stairs 16 J).
+ */
+const MAX_PAST = 0.25;
+
+/** Holds each revolute or prismatic joint of b at most MAX_PAST further past its stops than it stood at `before` (its q before the Newton step). */
+function holdPastStops(b: Body, before: Float64Array): void {
+  const m = b.model, q = b.state.q;
+  for (let i = 0; i < m.nLinks; i++) {
+    const t = m.jointType[i];
+    if (t !== JointType.revolute && t !== JointType.prismatic) continue;
+    const d = m.vOffset[i], k = m.qOffset[i], lo = m.lower[d], hi = m.upper[d];
+    if (lo === lo && q[k] < lo - MAX_PAST) { const floor = Math.min(before[k], lo) - MAX_PAST; if (q[k] < floor) q[k] = floor; }
+    if (hi === hi && q[k] > hi + MAX_PAST) { const ceiling = Math.max(before[k], hi) + MAX_PAST; if (q[k] > ceiling) q[k] = ceiling; }
+  }
+}
 
 /** Body b's buffer in stabSaved (made when b is new at its index). */
 function stabSavedQ(d: StepData, b: Body): Float64Array {
@@ -107,7 +129,8 @@ export function postStabilize(d: StepData, h: number, nIslands: number): void {
       solver.setRhs(rows, d.rhs);
       solver.solve(rows, d.stabOptions, false, d.stabForce);
       solver.combine(bodies, 'dq');
-      // the step, held within its reach of every link's origin (MAX_MOVE or twice the error, up to
+      // the step, holding every revolute and prismatic joint within MAX_PAST further past its
+      // stops, and within its reach of every link's origin (MAX_MOVE or twice the error, up to
       // MAX_REACH): taken again, scaled down, from where it began when it went further
       let moveMost = 0;
       for (let k = 0; k < solver.nBodies; k++) {
@@ -118,6 +141,7 @@ export function postStabilize(d: StepData, h: number, nIslands: number): void {
         if (d.originScratch.length < 3 * b.model.nLinks) d.originScratch = new Float64Array(6 * b.model.nLinks);
         for (let i = 0; i < b.model.nLinks; i++) { const o = 12 * i; d.originScratch[3 * i] = P[o + 9]; d.originScratch[3 * i + 1] = P[o + 10]; d.originScratch[3 * i + 2] = P[o + 11]; }
         integratePositions(b.model, b.state.q, b.scratch, 1);
+        holdPastStops(b, stabSavedQ(d, b));
         b.state.work.dynamicsValid = false;
         forwardKinematics(b.model, b.state, true);
         for (let i = 0; i < b.model.nLinks; i++) {
@@ -135,6 +159,7 @@ export function postStabilize(d: StepData, h: number, nIslands: number): void {
           b.state.q.set(stabSavedQ(d, b));
           for (let e = 0; e < b.model.nv; e++) b.scratch[e] *= scale;
           integratePositions(b.model, b.state.q, b.scratch, 1);
+          holdPastStops(b, stabSavedQ(d, b));
           forwardKinematics(b.model, b.state, true);
         }
         st.stabilizationHeld++;
