@@ -4,8 +4,9 @@
  * nothing), each stepped 3 s at 1/60 s with default settings and judged against the step's energy
  * guarantee (no island above its lowest energy by more than B = m |g| (contactSlop + |g| h^2 / 2)
  * summed over the bodies, step/energy-account.ts). Prints the worst scenes: the largest rise above
- * the lowest energy, in joules and in bounds, and whether the state stayed finite. Not a test: a search for the scene nobody wrote (energy-no-gain.test.ts
- * keeps what it found).
+ * the lowest energy, in joules and in bounds, and whether the state stayed finite. Not a test: a
+ * search for the scene nobody wrote (energy-no-gain.test.ts and random-limits.test.ts keep what it
+ * found).
  *
  *   node --conditions=sinew-source --import tsx scripts/energy-search.ts [seed=1] [scenes=30] [thin=1]
  *

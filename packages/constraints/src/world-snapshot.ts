@@ -64,9 +64,14 @@ export interface TouchingPairs {
   readTouching(from: Float64Array, at: number, n: number): void;
 }
 
-/** Whether every number of a is +0 (a -0 is kept: it can decide the sign of a result). */
+/** Whether v is +0 (a -0 is kept: it can decide the sign of a result). */
+function plusZero(v: number): boolean {
+  return v === 0 && 1 / v > 0;
+}
+
+/** Whether every number of a is +0. */
 function allZero(a: Float64Array): boolean {
-  for (let i = 0; i < a.length; i++) { const v = a[i]; if (v !== 0 || 1 / v < 0) return false; }
+  for (let i = 0; i < a.length; i++) if (!plusZero(a[i])) return false;
   return true;
 }
 
@@ -103,11 +108,6 @@ function sameBits(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
-/** Whether v is +0 (a -0 is kept: it can decide the sign of a result). */
-function plusZero(v: number): boolean {
-  return v === 0 && 1 / v > 0;
-}
-
 function bodyFlags(b: Body, previous: Body | null): number {
   const s = b.state;
   return (b.sleeping ? SLEEPING : 0) | (b.checkWarmStart ? CHECK_WARM : 0) | (b.enabled ? ENABLED : 0)
@@ -130,7 +130,6 @@ function zigzag(d: number): number {
   return d < 0 ? -2 * d - 1 : 2 * d;
 }
 
-
 /** Bytes of a body's header (see the layout). */
 function headBytes(b: Body, flags: number): number {
   const m = b.model;
@@ -141,9 +140,14 @@ function headBytes(b: Body, flags: number): number {
 /** A body's header as read (the cursor left after it). */
 interface BodyHead { flags: number; nq: number; nv: number; serial: number; fext: number; kinematic: number; high: number; low: number }
 
-/** Float64 numbers of a body (see the layout). */
-function bodyNumbers(h: BodyHead): number {
-  return (h.flags & REST ? 1 : 0) + (h.flags & CREDIT ? 1 : 0) + h.nq + (h.flags & QD ? h.nv : 0) + (h.flags & GRAVITY ? 3 : 0) + (h.flags & TAU ? h.nv : 0) + h.fext + h.kinematic;
+/** Float64 numbers of a body with these flags and sizes (see the layout; fext and kinematic are 0 unless their flags are set). */
+function bodyNumbers(flags: number, nq: number, nv: number, fext: number, kinematic: number): number {
+  return (flags & REST ? 1 : 0) + (flags & CREDIT ? 1 : 0) + nq + (flags & QD ? nv : 0) + (flags & GRAVITY ? 3 : 0) + (flags & TAU ? nv : 0) + fext + kinematic;
+}
+
+/** Where the float64 block starts, the header ending at byte `end`: the next multiple of 8. */
+function blockStart(end: number): number {
+  return 8 * Math.ceil(end / 8);
 }
 
 /** Whether this platform's typed arrays are little-endian (then the float64 block is copied as arrays). */
@@ -226,8 +230,7 @@ function encodeWarmKeys(warm: WarmStartTable): number {
   const kb = keyBytes, n = warm.size;
   let previous = 0, at = 0;
   for (let e = 0; e < n; e++) {
-    const f = warm.forceAt(e);
-    if (f === 0 && 1 / f > 0) continue;
+    if (plusZero(warm.forceAt(e))) continue;
     const key = warm.keyAt(e), d = key - previous;
     previous = key;
     if (d > -2147483648 && d < 2147483648) {
@@ -299,13 +302,13 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
     const flags = bodyFlags(b, i > 0 ? bodies[i - 1] : null);
     flagsOf[i] = flags;
     head += headBytes(b, flags);
-    numbers += (flags & REST ? 1 : 0) + (flags & CREDIT ? 1 : 0) + m.nq + (flags & QD ? m.nv : 0) + (flags & GRAVITY ? 3 : 0) + (flags & TAU ? m.nv : 0) + (flags & FEXT ? 6 * m.nLinks : 0) + (flags & KINEMATIC ? kinematicSlots(m) : 0);
+    numbers += bodyNumbers(flags, m.nq, m.nv, flags & FEXT ? 6 * m.nLinks : 0, flags & KINEMATIC ? kinematicSlots(m) : 0);
   }
   const ids = sources.map(sourceIds);
   for (const s of ids) head += 4 + varintBytes(s.id + 1) + varintBytes(s.pinId + 1);
   const nk = encodeWarmKeys(warm);
   head += varintBytes(nk) + nk;
-  const start = 8 * Math.ceil(head / 8), size = start + 8 * numbers;
+  const start = blockStart(head), size = start + 8 * numbers;
   const bytes = out && out.byteLength >= size ? out.subarray(0, size) : new Uint8Array(size);
   const c = new Cursor(bytes);
   c.u32(MAGIC);
@@ -339,7 +342,7 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
   }
   for (let e = 0; e < warm.size; e++) {
     const f = warm.forceAt(e);
-    if (f !== 0 || 1 / f < 0) block.put(f);
+    if (!plusZero(f)) block.put(f);
   }
   if (events && np > 0) {
     const pairs = new Float64Array(PAIR_SLOTS * np);
@@ -406,7 +409,7 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
     if (h.nq !== m.nq || h.nv !== m.nv) return lifetime() || `body ${i} ("${b.name}") has ${m.nq} q and ${m.nv} qd; the snapshot's body ${i} has ${h.nq} and ${h.nv} (taken from a world built otherwise?)`;
     if ((h.flags & FEXT && h.fext !== 6 * m.nLinks) || (h.flags & KINEMATIC && h.kinematic !== kinematicSlots(m))) return `body ${i} ("${b.name}") has ${m.nLinks} links; the snapshot's body ${i} another number (taken from a world built otherwise?)`;
     if (i === 0 && !(h.flags & GRAVITY)) return 'body 0 of the snapshot has no gravity (not a snapshot?)';
-    numbers += bodyNumbers(h);
+    numbers += bodyNumbers(h.flags, h.nq, h.nv, h.fext, h.kinematic);
   }
   if (ns !== sources.length) return `the snapshot has ${ns} constraint sources, the world ${sources.length}`;
   for (let k = 0; k < ns; k++) {
@@ -415,7 +418,7 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
     if (c.readU32() !== kindHash(kind)) return `constraint source ${k} is a ${kind} here and of another kind in the snapshot (taken from a world built otherwise?)`;
     c.readVarint(); c.readVarint();
   }
-  const start = 8 * Math.ceil((c.at + nk) / 8);
+  const start = blockStart(c.at + nk);
   if (start + 8 * numbers > n) return ends(`its ${numbers} float64 numbers from byte ${start}`);
   if (np > 0 && !hasEvents) return 'the snapshot holds touching contact pairs but contact events are off here; set world.contactEvents = true first';
   if (start + 8 * numbers !== n) return `the snapshot ends at byte ${start + 8 * numbers} but the buffer holds ${n}`;
@@ -429,14 +432,14 @@ export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: Warm
   const { nb, ns, nw, np, nk } = readCounts(c);
   const heads: BodyHead[] = [];
   let numbers = 1 + nw + PAIR_SLOTS * np;
-  for (let i = 0; i < nb; i++) { const h = readHead(c); heads.push(h); numbers += bodyNumbers(h); }
+  for (let i = 0; i < nb; i++) { const h = readHead(c); heads.push(h); numbers += bodyNumbers(h.flags, h.nq, h.nv, h.fext, h.kinematic); }
   for (let k = 0; k < ns; k++) {
     c.at += 4;
     const id = c.readVarint() - 1, pinId = c.readVarint() - 1;
     setSourceIds(sources[k], id, pinId);
   }
   const keysAt = c.at;
-  const block = new Float64Block(bytes, 8 * Math.ceil((keysAt + nk) / 8), numbers);
+  const block = new Float64Block(bytes, blockStart(keysAt + nk), numbers);
   const time = block.take();
   for (let i = 0; i < nb; i++) {
     const b = bodies[i], s = b.state, h = heads[i], flags = h.flags;

@@ -51,6 +51,14 @@ function holdPastStops(b: Body, before: Float64Array): void {
   }
 }
 
+/** Moves body b by the step dq in b.scratch from its q, holds its joints near their stops (holdPastStops, against q before the step: `before`), and poses it. */
+function takeStep(b: Body, before: Float64Array): void {
+  integratePositions(b.model, b.state.q, b.scratch, 1);
+  holdPastStops(b, before);
+  b.state.work.dynamicsValid = false;
+  forwardKinematics(b.model, b.state, true);
+}
+
 /** Body b's buffer in stabSaved (made when b is new at its index). */
 function stabSavedQ(d: StepData, b: Body): Float64Array {
   let q = d.stabSaved[b.index];
@@ -140,10 +148,7 @@ export function postStabilize(d: StepData, h: number, nIslands: number): void {
         const P = b.state.work.pose;
         if (d.originScratch.length < 3 * b.model.nLinks) d.originScratch = new Float64Array(6 * b.model.nLinks);
         for (let i = 0; i < b.model.nLinks; i++) { const o = 12 * i; d.originScratch[3 * i] = P[o + 9]; d.originScratch[3 * i + 1] = P[o + 10]; d.originScratch[3 * i + 2] = P[o + 11]; }
-        integratePositions(b.model, b.state.q, b.scratch, 1);
-        holdPastStops(b, stabSavedQ(d, b));
-        b.state.work.dynamicsValid = false;
-        forwardKinematics(b.model, b.state, true);
+        takeStep(b, stabSavedQ(d, b));
         for (let i = 0; i < b.model.nLinks; i++) {
           const o = 12 * i, dx = P[o + 9] - d.originScratch[3 * i], dy = P[o + 10] - d.originScratch[3 * i + 1], dz = P[o + 11] - d.originScratch[3 * i + 2];
           const m2 = dx * dx + dy * dy + dz * dz;
@@ -158,9 +163,7 @@ export function postStabilize(d: StepData, h: number, nIslands: number): void {
           const b = bodies[solver.bodyList[k]];
           b.state.q.set(stabSavedQ(d, b));
           for (let e = 0; e < b.model.nv; e++) b.scratch[e] *= scale;
-          integratePositions(b.model, b.state.q, b.scratch, 1);
-          holdPastStops(b, stabSavedQ(d, b));
-          forwardKinematics(b.model, b.state, true);
+          takeStep(b, stabSavedQ(d, b));
         }
         st.stabilizationHeld++;
       }
