@@ -234,7 +234,7 @@ const V = new Float64Array(3);
  * (0 where the swing has no axis) and the two twist stops of a spherical joint. False for a joint
  * without limits of these kinds.
  */
-function jointViolations(body: Body, link: number, out: Float64Array): boolean {
+export function jointViolations(body: Body, link: number, out: Float64Array): boolean {
   const { model, state } = body;
   const t = model.jointType[link];
   if (t === JointType.revolute || t === JointType.prismatic) {

@@ -7,7 +7,7 @@ import type { Body } from '../body.js';
 import { isPrescribedRow } from '../kinematic.js';
 import { rowPositionInto, rowVelocityInto } from '../rows/measure.js';
 import { RowTag } from '../rows/row-buffer.js';
-import { sphericalLimitGapInto } from '../sources/joint-limits.js';
+import { jointViolations, sphericalLimitGapInto } from '../sources/joint-limits.js';
 import { countStabilizationLift } from './energy-account.js';
 import { awakeKinematics } from './kinematic-stage.js';
 import type { StepData } from './step-data.js';
@@ -29,25 +29,60 @@ const MAX_MOVE = 0.25;
  */
 const MAX_REACH = 1;
 /**
- * How much further past its stops (rad or m) one Newton step may take a revolute or prismatic
- * joint: a link's origin stays within the reach while a short link turns about it without bound,
- * and limited chains of 5-20 cm links among ragdolls were turned 2 to 11 rad past their stops in
- * one step (and 1,891 rad over 3 s). Such a joint is held at that distance (the rest of the step
- * stands). Scaling the whole step down instead, or capping every joint's turn, held back the
+ * How much further past its stops (rad or m) one Newton step may take a joint: a link's origin
+ * stays within the reach while a short link turns about it without bound, and limited chains of
+ * 5-20 cm links among ragdolls were turned 2 to 11 rad past their stops in one step (and 1,891 rad
+ * over 3 s); a humanoid's hip (a ball joint with a cone of 1.2 by 0.6 rad) tumbling onto stairs
+ * went 0.995 rad past its cone in one step. Such a joint is held at that distance (the rest of the
+ * step stands). Scaling the whole step down instead, or capping every joint's turn, held back the
  * corrections of scenes that need them (a ragdoll under a 200 kg crate rose 28.6 J above its
  * lowest energy; a ragdoll tumbling down stairs 16 J).
  */
 const MAX_PAST = 0.25;
 
-/** Holds each revolute or prismatic joint of b at most MAX_PAST further past its stops than it stood at `before` (its q before the Newton step). */
+/** Holds each limited joint of b at most MAX_PAST further past its stops than it stood at `before` (its q before the Newton step). */
 function holdPastStops(b: Body, before: Float64Array): void {
   const m = b.model, q = b.state.q;
   for (let i = 0; i < m.nLinks; i++) {
     const t = m.jointType[i];
+    if (t === JointType.spherical && m.sphericalLimits[i]) { holdBallPastStops(b, i, before); continue; }
     if (t !== JointType.revolute && t !== JointType.prismatic) continue;
     const d = m.vOffset[i], k = m.qOffset[i], lo = m.lower[d], hi = m.upper[d];
     if (lo === lo && q[k] < lo - MAX_PAST) { const floor = Math.min(before[k], lo) - MAX_PAST; if (q[k] < floor) q[k] = floor; }
     if (hi === hi && q[k] > hi + MAX_PAST) { const ceiling = Math.max(before[k], hi) + MAX_PAST; if (q[k] > ceiling) q[k] = ceiling; }
+  }
+}
+
+/** Violations of a ball joint's cone and twist stops (jointViolations), and its rotation after the Newton step. */
+const BALL = new Float64Array(3), TURNED = new Float64Array(4);
+
+/**
+ * Holds ball joint `link` of b at most MAX_PAST further past its cone and twist stops than it
+ * stood at `before`: where the Newton step took it further, its rotation goes back along the
+ * shortest arc toward the one it had, to the furthest point (by bisection, to 2^-20 of the arc)
+ * within that distance.
+ */
+function holdBallPastStops(b: Body, link: number, before: Float64Array): void {
+  const q = b.state.q, o = b.model.qOffset[link];
+  if (!jointViolations(b, link, BALL) || !(Math.max(BALL[0], BALL[1], BALL[2]) > MAX_PAST)) return;
+  const after = Math.max(BALL[0], BALL[1], BALL[2]);
+  for (let k = 0; k < 4; k++) { TURNED[k] = q[o + k]; q[o + k] = before[o + k]; }
+  jointViolations(b, link, BALL);
+  const allowed = Math.max(0, BALL[0], BALL[1], BALL[2]) + MAX_PAST;
+  if (after <= allowed) { for (let k = 0; k < 4; k++) q[o + k] = TURNED[k]; return; }
+  // (the two rotations' quaternions on the same side: the blend follows the shorter arc)
+  const sign = before[o] * TURNED[0] + before[o + 1] * TURNED[1] + before[o + 2] * TURNED[2] + before[o + 3] * TURNED[3] < 0 ? -1 : 1;
+  let inside = 0, outside = 1;
+  for (let it = 0; it <= 20; it++) {
+    // the last round sets the furthest blend found within the distance
+    const t = it < 20 ? 0.5 * (inside + outside) : inside;
+    let n = 0;
+    for (let k = 0; k < 4; k++) { const x = (1 - t) * before[o + k] + t * sign * TURNED[k]; q[o + k] = x; n += x * x; }
+    n = Math.sqrt(n);
+    for (let k = 0; k < 4; k++) q[o + k] /= n;
+    if (it === 20) break;
+    jointViolations(b, link, BALL);
+    if (Math.max(BALL[0], BALL[1], BALL[2]) <= allowed) inside = t; else outside = t;
   }
 }
 
