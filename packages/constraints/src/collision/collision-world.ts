@@ -187,6 +187,12 @@ export class CollisionWorld {
     if (!this.dirty && body < this.filter.selfCollision.length) this.filter.selfCollision[body] = enabled ? 1 : 0;
   }
 
+  /** The link pairs joined by pins, which do not collide (CollisionFilter.pinned): `pairs` holds body, link, body, link for each of `count` pairs. */
+  setPinnedPairs(pairs: Int32Array, count: number): void {
+    this.filter.clearPinned();
+    for (let k = 0; k < count; k++) this.filter.addPinned(pairs[4 * k], pairs[4 * k + 1], pairs[4 * k + 2], pairs[4 * k + 3]);
+  }
+
   /** Links linkA and linkB of `body` never collide with each other. */
   excludeLinkPair(body: number, linkA: number, linkB: number): void {
     const rec = this.body(body, 'excludeLinkPair');

@@ -4,7 +4,10 @@
  * - only when (groupA & maskB) != 0 and (groupB & maskA) != 0;
  * - never two shapes on the same link;
  * - two links of the same body only when the body's self-collision is on and the link pair is not
- *   excluded (the World excludes parent-child pairs; callers may exclude more).
+ *   excluded (the World excludes parent-child pairs; callers may exclude more);
+ * - never two links a pin joins (a hand and the crate it holds), unless the pin asks for it
+ *   (PointPin.collideConnected), as bodies a joint connects do not collide in Box2D
+ *   (b2JointDef.collideConnected), PhysX (PxConstraintFlag::eCOLLISION_ENABLED) and Jolt's ragdolls.
  */
 import type { ShapeStore } from './shape-store.js';
 
@@ -15,6 +18,9 @@ export class CollisionFilter {
   linkCount: Int32Array = new Int32Array(0);
   excludedOffset: Int32Array = new Int32Array(0);
   excluded: Uint8Array = new Uint8Array(0);
+  /** Link pairs a pin joins: body and link of one end, body and link of the other, per pair (pinnedCount of them). */
+  pinned: Int32Array = new Int32Array(16);
+  pinnedCount = 0;
 
   /** Rebuilds the tables for bodies 0..n-1 (allocates; outside the step). */
   setBodies(
@@ -41,6 +47,22 @@ export class CollisionFilter {
     }
   }
 
+  /** Link pairs a pin joins: none (before the pins of a step are added by addPinned). */
+  clearPinned(): void {
+    this.pinnedCount = 0;
+  }
+
+  /** Link linkA of bodyA and link linkB of bodyB are joined by a pin: they do not collide. */
+  addPinned(bodyA: number, linkA: number, bodyB: number, linkB: number): void {
+    if (this.pinned.length < 4 * (this.pinnedCount + 1)) {
+      const grown = new Int32Array(8 * (this.pinnedCount + 1));
+      grown.set(this.pinned);
+      this.pinned = grown;
+    }
+    const o = 4 * this.pinnedCount++;
+    this.pinned[o] = bodyA; this.pinned[o + 1] = linkA; this.pinned[o + 2] = bodyB; this.pinned[o + 3] = linkB;
+  }
+
   canCollide(store: ShapeStore, a: number, b: number): boolean {
     const dyn = store.dynamicCount;
     if (a >= dyn && b >= dyn) return false;
@@ -52,7 +74,18 @@ export class CollisionFilter {
         if (la === lb || this.selfCollision[body] === 0) return false;
         if (this.excluded[this.excludedOffset[body] + la * this.linkCount[body] + lb] !== 0) return false;
       }
+      if (this.pinnedCount > 0 && this.joinedByPin(store.body[a], store.link[a], store.body[b], store.link[b])) return false;
     }
     return true;
+  }
+
+  /** Whether a pin joins link la of body ba and link lb of body bb (either way round). */
+  private joinedByPin(ba: number, la: number, bb: number, lb: number): boolean {
+    const p = this.pinned;
+    for (let o = 0; o < 4 * this.pinnedCount; o += 4) {
+      if (p[o] === ba && p[o + 1] === la && p[o + 2] === bb && p[o + 3] === lb) return true;
+      if (p[o] === bb && p[o + 1] === lb && p[o + 2] === ba && p[o + 3] === la) return true;
+    }
+    return false;
   }
 }

@@ -37,8 +37,15 @@ export class PointPin implements ConstraintSource {
   target: { body: number; link: number; point: Float64Array };
   /** Which world axes are held (default all three). */
   axes: [boolean, boolean, boolean] = [true, true, true];
+  /**
+   * Whether the two links the pin joins still collide with each other (default false: a hand and
+   * the crate it holds do not push each other apart while the pin holds them together, as in
+   * Box2D's collideConnected). Read at each step.
+   */
+  collideConnected = false;
 
-  constructor(bodyA: number, linkA: number, localA: ArrayLike<number>, target: PinTarget) {
+  constructor(bodyA: number, linkA: number, localA: ArrayLike<number>, target: PinTarget, options: { collideConnected?: boolean } = {}) {
+    this.collideConnected = options.collideConnected === true;
     for (let k = 0; k < 3; k++) {
       if (!Number.isFinite(localA[k]) || !Number.isFinite(target.point[k])) throw new Error('PointPin: points must be 3 finite numbers');
     }

@@ -199,6 +199,8 @@ export class StepData {
   bodyWorked = new Uint8Array(8);
   /** Per body, whether a pin the game moved since the last step holds it (markMovedPins). */
   pinWorked = new Uint8Array(0);
+  /** The link pairs pins join, which do not collide (rows.ts pinnedPairs): body, link, body, link each. */
+  pinPairs = new Int32Array(16);
   /** Momenta of a body's free roots (boundEnergy's scratch). */
   energyMomenta = new Float64Array(6);
 
