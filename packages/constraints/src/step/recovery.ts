@@ -4,6 +4,7 @@
  * the step began, then the step taken again in smaller pieces, with the failing island stopped, or
  * rolled back with time advancing. A world never stops moving because of one bad state.
  */
+import { MAX_LOAD_SUBSTEPS, loadsHeld, measureLoadsAtStart, restoreLoadStart } from './load-check.js';
 import { advance } from './pass.js';
 import type { StepData } from './step-data.js';
 
@@ -22,7 +23,20 @@ const RECOVERY_SUBSTEPS = 4;
 export function stepWithRecovery(d: StepData, substeps: number): boolean {
   const st = d.stats;
   const time0 = d.scalars[3], dt = d.scalars[4];
-  const first = attempt(d, substeps);
+  // (pinned loads are checked when the world chose the sub-steps: see load-check.ts)
+  const loads = d.settings.substeps === 0 && measureLoadsAtStart(d);
+  let first = attempt(d, substeps);
+  // (taken again while the sub-steps double and the excess at least halves with them)
+  let excess = Infinity;
+  while (first === '' && loads && substeps < MAX_LOAD_SUBSTEPS && !loadsHeld(d) && d.loadExcess[0] < 0.5 * excess) {
+    excess = d.loadExcess[0];
+    rollBack(d, time0);
+    restoreLoadStart(d);
+    substeps *= 2;
+    st.substeps = substeps;
+    st.loadRetakes++;
+    first = attempt(d, substeps);
+  }
   if (first) {
     rollBack(d, time0);
     st.recovery = 'substeps';

@@ -69,6 +69,8 @@ export interface StepStats {
   undone: number;
   /** Post-stabilisation steps that would have moved a link further than their reach and were scaled down (step/stabilize.ts MAX_MOVE). */
   stabilizationHeld: number;
+  /** Times the step was taken again from its start in twice the sub-steps because a pin opened or a pinned body's joint went past its stops (step/load-check.ts; only when the world chooses the sub-steps). */
+  loadRetakes: number;
   /** Island solves whose sweeps failed (a residual above 100 m/s^2) and were solved again in two convex parts (ConstraintSolver.solveStaggered). */
   staggered: number;
 }
@@ -199,6 +201,21 @@ export class StepData {
   bodyWorked = new Uint8Array(8);
   /** Per body, whether a pin the game moved since the last step holds it (markMovedPins). */
   pinWorked = new Uint8Array(0);
+  /** The pinned loads at the step's start and end (load-check.ts): each pin's gap, each pinned body's worst joint past its stops, what a retake starts from. */
+  loadGap = new Float64Array(4);
+  loadGapEnd = new Float64Array(4);
+  loadLimit = new Float64Array(0);
+  loadLimitEnd = new Float64Array(0);
+  loadWarmKeys = new Float64Array(0);
+  loadWarmForces = new Float64Array(0);
+  loadWarmCount = 0;
+  loadSleep = new Uint8Array(0);
+  loadRest = new Float64Array(0);
+  readonly loadPa = new Float64Array(3);
+  readonly loadPb = new Float64Array(3);
+  readonly loadViolation = new Float64Array(3);
+  /** How far beyond their slack the pinned loads went in the last check (load-check.ts loadsHeld). */
+  readonly loadExcess = new Float64Array(1);
   /** The link pairs pins join, which do not collide (rows.ts pinnedPairs): body, link, body, link each. */
   pinPairs = new Int32Array(16);
   /** Momenta of a body's free roots (boundEnergy's scratch). */
