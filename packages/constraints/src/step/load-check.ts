@@ -18,8 +18,12 @@ import { type StepData, pointPinOf } from './step-data.js';
 
 /** How much further open (m) than it began a step a pin may end it. */
 const PIN_SLACK = 0.003;
-/** How much further past its stops (rad or m) than it began a step a joint of a pinned body may end it. */
-const LIMIT_SLACK = 0.02;
+/**
+ * How much further past its stops (rad or m) than it began a step a joint of a pinned body may end
+ * it. (At 0.02 a 9-link chain of 0.73 kg ball-jointed links holding 20 kg crept to 0.051 rad past
+ * its cones, step by step within the slack; at 0.01 it keeps within 0.020 rad.)
+ */
+const LIMIT_SLACK = 0.01;
 /** The most sub-steps a step is taken again in. */
 export const MAX_LOAD_SUBSTEPS = 64;
 

@@ -193,7 +193,7 @@ describe('limits and pins under load (60 Hz, default settings)', () => {
   // Twist rows measured d psi/dt as a . w, which misses the twist the swing carries (a third of
   // the true rate at a 1.2 rad swing): a shoulder's twist drifted 0.02 rad a sub-step with its row
   // at rest and stabilisation overshot; these two went to 0.091 and 0.022-0.063 rad before the
-  // exact twist-rate direction (sphericalGaps), 0.047 and 0.044 rad after it, and 0.030 and 0.023
+  // exact twist-rate direction (sphericalGaps), 0.047 and 0.044 rad after it, and 0.021 and 0.032
   // rad with the steps a pinned load did not hold taken again (load-check.ts).
   it('a ragdoll pinned at its pelvis holds a 50 kg crate (100 times its 0.5 kg hand) in a raised hand', async () => {
     const r = await hold(pelvisPinnedWithCrate);
@@ -224,7 +224,7 @@ describe('limits and pins under load (60 Hz, default settings)', () => {
 
   // the world's rule gives 4 sub-steps for 44 kg held on 0.5 kg links (a ratio of 88), at which
   // the chain comes apart; the steps after which a pin stood more than 3 mm further open, or a
-  // joint 0.02 rad further past its stops, are taken again in twice the sub-steps (load-check.ts)
+  // joint 0.01 rad further past its stops, are taken again in twice the sub-steps (load-check.ts)
   it('an 8-link chain of 0.5 kg links holds a 40 kg crate: steps the sub-steps of the mass rule (4) do not hold are taken again in more, and the pins and limits hold; at 4 throughout they do not', async () => {
     const r = await hold((dy) => longChainHoldingCrate(0, dy));
     report('8 x 0.5 kg chain holding 40 kg, sub-steps the world\'s', r);
