@@ -1,6 +1,7 @@
 /**
  * The step around its passes: attempts at the step from its start, each in sub-steps of at most
- * maxPasses passes (pass.ts), and recovery when an attempt goes non-finite: every body back where
+ * maxPasses passes (pass.ts); a step whose pinned loads did not hold taken again in more
+ * sub-steps (load-check.ts); and recovery when an attempt goes non-finite: every body back where
  * the step began, then the step taken again in smaller pieces, with the failing island stopped, or
  * rolled back with time advancing. A world never stops moving because of one bad state.
  */
@@ -17,8 +18,10 @@ const RECOVERY_SUBSTEPS = 4;
  * taken again from its start in RECOVERY_SUBSTEPS times as many sub-steps; if that fails too, the
  * island of the bodies that went non-finite loses its velocities (its motion is stopped where the
  * step began) and the step is taken once more; only if that fails is it rolled back, time
- * advancing. stats.recovery and stats.error say what happened. Returns false when the step was
- * rolled back.
+ * advancing. stats.recovery and stats.error say what happened. Before that, when the world chose
+ * the sub-steps, a step after which a pin opened or a pinned body's joint went past its stops is
+ * taken again in twice the sub-steps (load-check.ts; stats.loadRetakes). Returns false when the
+ * step was rolled back.
  */
 export function stepWithRecovery(d: StepData, substeps: number): boolean {
   const st = d.stats;
