@@ -43,10 +43,11 @@ import { ContactEventRecorder, type ContactEvent, type ContactForce } from './ev
 import { LimitEventRecorder, type LimitHit } from './limit-events.js';
 import { readSnapshot, snapshotMismatch, writeSnapshot } from './world-snapshot.js';
 import { KinematicMode, kinematicSlots, restoreKinematicJoints, ratesFromState } from './kinematic.js';
-import { StepData, hasLoad, pointPinOf, sameNumbers, type StabilizationMode, type StepStats } from './step/step-data.js';
+import { StepData, enabledPinOf, hasLoad, sameNumbers, type StabilizationMode, type StepStats } from './step/step-data.js';
 import { stepWithRecovery } from './step/recovery.js';
 import { beginKinematics, endKinematics } from './step/kinematic-stage.js';
 import { markMovedPins } from './step/energy-account.js';
+import { excludePinnedPairs } from './step/rows.js';
 import { makeSettings, type SettingsPatch, type WorldSettings } from './world-settings.js';
 
 export type { StabilizationMode, StepStats } from './step/step-data.js';
@@ -762,6 +763,7 @@ export class World {
     for (let bi = 0; bi < this.bodies.length; bi++) { const b = this.bodies[bi]; b.frameQ.set(b.state.q); b.frameQd.set(b.state.qd); b.energy[2] = b.energy[1]; }
     this.data.scalars[6] = 0;
     markMovedPins(this.data);
+    excludePinnedPairs(this.data);
     const substeps = this.data.settings.substeps > 0 ? this.data.settings.substeps : this.autoSubsteps();
     st.substeps = substeps;
     this.data.scalars[3] = time0; this.data.scalars[4] = dt;
@@ -802,8 +804,8 @@ export class World {
   autoSubsteps(): number {
     let ratio = 1;
     for (const src of this.sources) {
-      const pin = pointPinOf(src);
-      if (!pin || !src.enabled || !pin.enabled) continue;
+      const pin = enabledPinOf(src);
+      if (pin === null) continue;
       // the mass the pin's bodies hold and their lightest link (written out: a double returned by a
       // call that is not inlined is boxed)
       let held = 0, light = Infinity;

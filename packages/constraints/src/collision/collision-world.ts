@@ -187,10 +187,14 @@ export class CollisionWorld {
     if (!this.dirty && body < this.filter.selfCollision.length) this.filter.selfCollision[body] = enabled ? 1 : 0;
   }
 
-  /** The link pairs joined by pins, which do not collide (CollisionFilter.pinned): `pairs` holds body, link, body, link for each of `count` pairs. */
-  setPinnedPairs(pairs: Int32Array, count: number): void {
+  /** No link pairs joined by pins (before the step adds those of its pins, addPinnedPair). */
+  clearPinnedPairs(): void {
     this.filter.clearPinned();
-    for (let k = 0; k < count; k++) this.filter.addPinned(pairs[4 * k], pairs[4 * k + 1], pairs[4 * k + 2], pairs[4 * k + 3]);
+  }
+
+  /** Link linkA of bodyA and link linkB of bodyB are joined by a pin: they do not collide (CollisionFilter.pinned). */
+  addPinnedPair(bodyA: number, linkA: number, bodyB: number, linkB: number): void {
+    this.filter.addPinned(bodyA, linkA, bodyB, linkB);
   }
 
   /** Links linkA and linkB of `body` never collide with each other. */

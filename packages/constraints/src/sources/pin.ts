@@ -98,9 +98,9 @@ export class PointPin implements ConstraintSource {
     return '';
   }
 
-  /** World separation vector pA - pB. */
+  /** World separation vector pA - pB, at the bodies' current poses (allocates nothing). */
   separation(bodies: readonly Body[], out: Float64Array): Float64Array {
-    const a = new Float64Array(3), b = new Float64Array(3);
+    const a = this.pa, b = this.pb;
     pointPosition(bodies[this.bodyA].state, this.linkA, this.localA, a);
     if (this.target.body >= 0) pointPosition(bodies[this.target.body].state, this.target.link, this.target.point, b);
     else b.set(this.target.point);
@@ -110,18 +110,16 @@ export class PointPin implements ConstraintSource {
 
   private readonly pa = new Float64Array(3);
   private readonly pb = new Float64Array(3);
+  private readonly gap = new Float64Array(3);
 
   addRows(rows: RowBuffer, ctx: StepContext): void {
     if (!this.enabled) return;
-    const bodies = ctx.bodies;
-    pointPosition(bodies[this.bodyA].state, this.linkA, this.localA, this.pa);
+    this.separation(ctx.bodies, this.gap);
     const tb = this.target.body;
-    if (tb >= 0) pointPosition(bodies[tb].state, this.target.link, this.target.point, this.pb);
-    else this.pb.set(this.target.point);
     for (let k = 0; k < 3; k++) {
       if (!this.axes[k]) continue;
       const r = rows.addPoint(RowTag.Pin, this.bodyA, this.linkA, this.localA, tb, tb >= 0 ? this.target.link : -1, this.target.point, AXES[k]);
-      rows.error[r] = this.pa[k] - this.pb[k];
+      rows.error[r] = this.gap[k];
       rows.key[r] = (2 * 1048576 + this.id) * 8 + k;
     }
   }

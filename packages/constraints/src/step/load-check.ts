@@ -12,9 +12,9 @@
  * outcome itself, so it needs no model of the chain, and a pin that sub-steps do not help (one
  * pulling against a contact it asked to keep, PointPin.collideConnected) costs one retake a step.
  */
-import { forwardKinematics, pointPosition } from '@sinew/featherstone';
-import { jointViolations } from '../sources/joint-limits.js';
-import { type StepData, pointPinOf } from './step-data.js';
+import { forwardKinematics } from '@sinew/featherstone';
+import { worstLimitViolation } from '../sources/joint-limits.js';
+import { type StepData, enabledPinOf } from './step-data.js';
 
 /** How much further open (m) than it began a step a pin may end it. */
 const PIN_SLACK = 0.003;
@@ -93,43 +93,22 @@ export function restoreLoadStart(d: StepData): void {
  * kinematics of their q) to measure them.
  */
 function measureLoads(d: StepData, end: boolean): number {
-  const bodies = d.bodies;
-  let pins = 0;
-  for (const src of d.sources) { const pin = pointPinOf(src); if (pin !== null && src.enabled && pin.enabled) pins++; }
-  if (pins === 0) return 0;
-  if (d.loadGap.length < pins) { d.loadGap = new Float64Array(2 * pins); d.loadGapEnd = new Float64Array(2 * pins); }
+  const bodies = d.bodies, sep = d.loadSeparation;
+  if (d.loadGap.length < d.sources.length) { d.loadGap = new Float64Array(2 * d.sources.length); d.loadGapEnd = new Float64Array(2 * d.sources.length); }
   if (d.loadLimit.length < bodies.length) { d.loadLimit = new Float64Array(2 * bodies.length); d.loadLimitEnd = new Float64Array(2 * bodies.length); }
   const gap = end ? d.loadGapEnd : d.loadGap, limit = end ? d.loadLimitEnd : d.loadLimit;
   limit.fill(NaN, 0, bodies.length);
   let n = 0;
   for (const src of d.sources) {
-    const pin = pointPinOf(src);
-    if (pin === null || !src.enabled || !pin.enabled) continue;
-    const a = pin.bodyA, t = pin.target.body, A = bodies[a];
-    forwardKinematics(A.model, A.state, false);
-    pointPosition(A.state, pin.linkA, pin.localA, d.loadPa);
-    if (t >= 0) {
-      const B = bodies[t];
-      forwardKinematics(B.model, B.state, false);
-      pointPosition(B.state, pin.target.link, pin.target.point, d.loadPb);
-    } else { d.loadPb[0] = pin.target.point[0]; d.loadPb[1] = pin.target.point[1]; d.loadPb[2] = pin.target.point[2]; }
-    const x = d.loadPa[0] - d.loadPb[0], y = d.loadPa[1] - d.loadPb[1], z = d.loadPa[2] - d.loadPb[2];
-    gap[n++] = Math.sqrt(x * x + y * y + z * z);
-    if (!(limit[a] === limit[a])) limit[a] = pastStops(d, a);
-    if (t >= 0 && !(limit[t] === limit[t])) limit[t] = pastStops(d, t);
+    const pin = enabledPinOf(src);
+    if (pin === null) continue;
+    const a = pin.bodyA, t = pin.target.body;
+    forwardKinematics(bodies[a].model, bodies[a].state, false);
+    if (t >= 0) forwardKinematics(bodies[t].model, bodies[t].state, false);
+    pin.separation(bodies, sep);
+    gap[n++] = Math.sqrt(sep[0] * sep[0] + sep[1] * sep[1] + sep[2] * sep[2]);
+    if (!(limit[a] === limit[a])) limit[a] = worstLimitViolation(bodies[a], d.loadWorst).violation;
+    if (t >= 0 && !(limit[t] === limit[t])) limit[t] = worstLimitViolation(bodies[t], d.loadWorst).violation;
   }
   return n;
-}
-
-/** Body bi's worst joint past its stops (rad or m; 0 inside every range). */
-function pastStops(d: StepData, bi: number): number {
-  const b = d.bodies[bi], V = d.loadViolation;
-  let worst = 0;
-  for (let i = 0; i < b.model.nLinks; i++) {
-    if (!jointViolations(b, i, V)) continue;
-    if (V[0] > worst) worst = V[0];
-    if (V[1] > worst) worst = V[1];
-    if (V[2] > worst) worst = V[2];
-  }
-  return worst;
 }

@@ -13,7 +13,7 @@ import type { StepContext } from '../sources/source.js';
 import { startEnergy } from './energy-account.js';
 import { addKinematicRows, awakeKinematics, dropKinematicRows } from './kinematic-stage.js';
 import { dropSleepingRows } from './sleep.js';
-import { type StepData, pointPinOf } from './step-data.js';
+import { type StepData, enabledPinOf } from './step-data.js';
 
 /** The pass's rows (see the module comment), for a pass of length h; returns the context the sources were given. */
 export function gatherRows(d: StepData, h: number): StepContext {
@@ -22,9 +22,8 @@ export function gatherRows(d: StepData, h: number): StepContext {
   const rows = d.rows;
   rows.clear();
   const ctx = stepContext(d, h);
-  // collision detection, its own stage (links a pin joins left out); then every source's rows (the
-  // contact source's from the contacts just found)
-  pinnedPairs(d);
+  // collision detection, its own stage (links a pin joins left out: excludePinnedPairs); then every
+  // source's rows (the contact source's from the contacts just found)
   d.contacts.detectContacts(ctx);
   for (const src of d.sources) {
     if (src === d.contacts) d.contacts.contactRows(rows, ctx);
@@ -58,22 +57,20 @@ export function gatherRows(d: StepData, h: number): StepContext {
 }
 
 /**
- * The link pairs the enabled pins join, which collision detection leaves out (CollisionFilter):
- * a hand holding a crate by a pin at its centre overlaps it, and their contact and the pin pulled
- * against each other (a 127 kg crate pinned to a 2-link chain: the pin 0.75 m open after the first
- * step, as post-stabilisation pushed the overlap apart). A pin with collideConnected keeps the
- * pair's contacts.
+ * Gives collision detection the link pairs the enabled pins join, which it leaves out
+ * (CollisionFilter), once at the start of a step: a hand holding a crate by a pin at its centre
+ * overlaps it, and their contact and the pin pulled against each other (a 127 kg crate pinned to a
+ * 2-link chain: the pin 0.75 m open after the first step, as post-stabilisation pushed the overlap
+ * apart). A pin with collideConnected keeps the pair's contacts.
  */
-function pinnedPairs(d: StepData): void {
-  let n = 0;
+export function excludePinnedPairs(d: StepData): void {
+  const collision = d.contacts.collision;
+  collision.clearPinnedPairs();
   for (const src of d.sources) {
-    const pin = pointPinOf(src);
-    if (pin === null || !src.enabled || !pin.enabled || pin.collideConnected || pin.target.body < 0) continue;
-    if (d.pinPairs.length < 4 * (n + 1)) { const grown = new Int32Array(8 * (n + 1)); grown.set(d.pinPairs); d.pinPairs = grown; }
-    const o = 4 * n++;
-    d.pinPairs[o] = pin.bodyA; d.pinPairs[o + 1] = pin.linkA; d.pinPairs[o + 2] = pin.target.body; d.pinPairs[o + 3] = pin.target.link;
+    const pin = enabledPinOf(src);
+    if (pin === null || pin.collideConnected || pin.target.body < 0) continue;
+    collision.addPinnedPair(pin.bodyA, pin.linkA, pin.target.body, pin.target.link);
   }
-  d.contacts.collision.setPinnedPairs(d.pinPairs, n);
 }
 
 /** The context handed to the sources (one object reused by every pass). */

@@ -64,8 +64,9 @@ const BALL = new Float64Array(3), TURNED = new Float64Array(4);
  */
 function holdBallPastStops(b: Body, link: number, before: Float64Array): void {
   const q = b.state.q, o = b.model.qOffset[link];
-  if (!jointViolations(b, link, BALL) || !(Math.max(BALL[0], BALL[1], BALL[2]) > MAX_PAST)) return;
+  if (!jointViolations(b, link, BALL)) return;
   const after = Math.max(BALL[0], BALL[1], BALL[2]);
+  if (!(after > MAX_PAST)) return;
   for (let k = 0; k < 4; k++) { TURNED[k] = q[o + k]; q[o + k] = before[o + k]; }
   jointViolations(b, link, BALL);
   const allowed = Math.max(0, BALL[0], BALL[1], BALL[2]) + MAX_PAST;

@@ -211,13 +211,10 @@ export class StepData {
   loadWarmCount = 0;
   loadSleep = new Uint8Array(0);
   loadRest = new Float64Array(0);
-  readonly loadPa = new Float64Array(3);
-  readonly loadPb = new Float64Array(3);
-  readonly loadViolation = new Float64Array(3);
+  readonly loadSeparation = new Float64Array(3);
+  readonly loadWorst = { violation: 0, link: -1 };
   /** How far beyond their slack the pinned loads went in the last check (load-check.ts loadsHeld). */
   readonly loadExcess = new Float64Array(1);
-  /** The link pairs pins join, which do not collide (rows.ts pinnedPairs): body, link, body, link each. */
-  pinPairs = new Int32Array(16);
   /** Momenta of a body's free roots (boundEnergy's scratch). */
   energyMomenta = new Float64Array(6);
 
@@ -259,6 +256,12 @@ export function hasLoad(b: Body): boolean {
 /** The point pin a source holds a body by: a PointPin itself, a HingePin's pin; null for other sources. */
 export function pointPinOf(src: ConstraintSource): PointPin | null {
   return src instanceof HingePin ? src.pin : src instanceof PointPin ? src : null;
+}
+
+/** pointPinOf(src) when the source and its pin are enabled, else null. */
+export function enabledPinOf(src: ConstraintSource): PointPin | null {
+  const pin = pointPinOf(src);
+  return pin !== null && src.enabled && pin.enabled ? pin : null;
 }
 
 /** Whether a and b hold the same numbers (NaN equals nothing). */

@@ -107,24 +107,34 @@ function chainHoldingCrate(M: number, dy: number): LoadScene {
 }
 
 /**
- * A 127 kg crate with a box shape (40 cm) held at its centre by a pin to the tip of a fixed 2-link
- * chain of 1.4 kg links on ball joints (cones of 1 rad, capsules): the box overlaps the link that
- * holds it. Links a pin joins do not collide unless the pin asks (PointPin.collideConnected).
+ * A chain of `links` capsule links of `mass` kg, 30 cm apart along x, on ball joints with cones of
+ * 1 rad and twists of 0.5 rad: its first link on such a joint at `base`, or free when base is null.
  */
-function crateInsideGrip(collideConnected: boolean, dy: number): LoadScene {
-  const world = new World();
-  world.addStatic({ geometry: { type: 'plane' } });
+function ballChain(links: number, mass: number, base: [number, number, number] | null) {
   const b = new ModelBuilder();
+  const limits = { twistAxis: [1, 0, 0] as [number, number, number], swing: [1, 1] as [number, number], twist: [-0.5, 0.5] as [number, number] };
   let parent: string | null = null;
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < links; i++) {
     b.addLink({
-      name: `l${i}`, parent, joint: { type: 'spherical', position: i === 0 ? [0, 2 + dy, 0] : [0.3, 0, 0], limits: { twistAxis: [1, 0, 0], swing: [1, 1], twist: [-0.5, 0.5] } },
-      mass: 1.4, com: [0.15, 0, 0], inertia: [0.0014, 0.0105, 0.0105, 0, 0, 0],
+      name: `l${i}`, parent,
+      joint: i > 0 ? { type: 'spherical', position: [0.3, 0, 0], limits } : base ? { type: 'spherical', position: base, limits } : { type: 'free' },
+      mass, com: [0.15, 0, 0], inertia: [mass / 1000, (mass * 7.5) / 1000, (mass * 7.5) / 1000, 0, 0, 0],
       shapes: [{ geometry: { type: 'capsule', radius: 0.04, halfLength: 0.1 }, position: [0.15, 0, 0], rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2] }] as ShapeDesc[],
     });
     parent = `l${i}`;
   }
-  const chain = world.addBody(b.build(), { name: 'chain' });
+  return b.build();
+}
+
+/**
+ * A 127 kg crate with a box shape (40 cm) held at its centre by a pin to the tip of a fixed 2-link
+ * chain of 1.4 kg links on ball joints (ballChain): the box overlaps the link that holds it. Links
+ * a pin joins do not collide unless the pin asks (PointPin.collideConnected).
+ */
+function crateInsideGrip(collideConnected: boolean, dy: number): LoadScene {
+  const world = new World();
+  world.addStatic({ geometry: { type: 'plane' } });
+  const chain = world.addBody(ballChain(2, 1.4, [0, 2 + dy, 0]), { name: 'chain' });
   const box = world.addBody(crate(127, 0.2, true), { name: 'crate' });
   box.state.q.set(worldPoint(chain, 1, [0.3, 0, 0]), 0);
   const pin = world.addConstraint(new PointPin(chain.index, 1, [0.3, 0, 0], { body: box.index, link: 0, point: [0, 0, 0] }, { collideConnected }));
@@ -132,23 +142,13 @@ function crateInsideGrip(collideConnected: boolean, dy: number): LoadScene {
 }
 
 /**
- * An 8-link chain of 0.5 kg links on ball joints (cones of 1 rad, 30 cm apart), its free base
- * pinned to the world, holding a 40 kg crate (80 times a link) by a pin 26 cm above the crate's
- * centre; the chain starts level, the crate swinging down. `substeps` 0 leaves them to the world.
+ * An 8-link chain of 0.5 kg links on ball joints (ballChain), its free base pinned to the world,
+ * holding a 40 kg crate (80 times a link) by a pin 26 cm above the crate's centre; the chain starts
+ * level, the crate swinging down. `substeps` 0 leaves them to the world.
  */
 function longChainHoldingCrate(substeps: number, dy: number): LoadScene {
   const world = new World(substeps > 0 ? { substeps } : {});
-  const b = new ModelBuilder();
-  let parent: string | null = null;
-  for (let i = 0; i < 8; i++) {
-    b.addLink({
-      name: `l${i}`, parent, joint: i === 0 ? { type: 'free' } : { type: 'spherical', position: [0.3, 0, 0], limits: { twistAxis: [1, 0, 0], swing: [1, 1], twist: [-0.5, 0.5] } },
-      mass: 0.5, com: [0.15, 0, 0], inertia: [0.0005, 0.00375, 0.00375, 0, 0, 0],
-      shapes: [{ geometry: { type: 'capsule', radius: 0.04, halfLength: 0.1 }, position: [0.15, 0, 0], rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2] }] as ShapeDesc[],
-    });
-    parent = `l${i}`;
-  }
-  const chain = world.addBody(b.build(), { name: 'chain' });
+  const chain = world.addBody(ballChain(8, 0.5, null), { name: 'chain' });
   chain.state.q[1] = 2 + dy;
   const base = world.addConstraint(new PointPin(chain.index, 0, [0, 0, 0], { body: -1, link: -1, point: worldPoint(chain, 0, [0, 0, 0]) }));
   const box = world.addBody(crate(40, 0.2, true), { name: 'crate' });
