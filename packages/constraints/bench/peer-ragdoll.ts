@@ -22,7 +22,7 @@
  */
 import type RAPIER_NS from '@dimforge/rapier3d-compat';
 import { kineticEnergy, ModelBuilder, type Model } from '@sinew/featherstone';
-import { World } from '../src/index.js';
+import { World, type WorldOptions } from '../src/index.js';
 import { ragdollState, type RootPose } from './ragdoll-pile.js';
 import type { loadRapier } from './rapier-pile.js';
 // @ts-ignore: plain JavaScript shared by every engine's benchmark (no type declarations)
@@ -99,9 +99,9 @@ export function peerRagdollModel(): Model {
   return b.build();
 }
 
-/** A Sinew World (defaults) with a ground plane and ragdolls 0..n-1 of the peer pile. */
-export function sinewPeerPile(n: number, model = peerRagdollModel()): World {
-  const world = new World();
+/** A Sinew World (defaults, or `options`) with a ground plane and ragdolls 0..n-1 of the peer pile. */
+export function sinewPeerPile(n: number, model = peerRagdollModel(), options: WorldOptions = {}): World {
+  const world = new World(options);
   world.addStatic({ geometry: { type: 'plane' }, friction: FRICTION, restitution: 0 });
   for (let i = 0; i < n; i++) {
     const body = world.addBody(model);

@@ -18,7 +18,9 @@
  *
  * N = 1, 10, 50 and 100 by default (about 2 minutes in all on 2 shared cores, N = 100 a minute of
  * it). BENCH_PILE_N=1,10 picks the sizes; BENCH_PILE_RUNS=3 runs each engine 3 times,
- * alternating (Sinew, Rapier, Sinew, ...), and reports the run with the median mean.
+ * alternating (Sinew, Rapier, Sinew, ...), and reports the run with the median mean;
+ * BENCH_PILE_LIMIT_FRICTION=0.1 gives Sinew's ball joints that friction on their cones
+ * (World option limits.friction; the scene's joints are otherwise undamped).
  *
  * Run from the repository root:
  *   pnpm bench packages/constraints/bench/pile.bench.ts (bundled by esbuild first; see scripts/bench.mjs)
@@ -30,7 +32,9 @@ import { loadRapier } from './rapier-pile.js';
 
 const NS = process.env.BENCH_PILE_N ? process.env.BENCH_PILE_N.split(',').map(Number) : [1, 10, 50, 100];
 const RUNS = Math.max(1, Number(process.env.BENCH_PILE_RUNS ?? 1));
-const env = [process.env.BENCH_PILE_N ? `BENCH_PILE_N=${process.env.BENCH_PILE_N}` : '', process.env.BENCH_PILE_RUNS ? `BENCH_PILE_RUNS=${RUNS}` : ''].filter(Boolean).join(' ');
+/** Friction on the ball joints' cones (World option limits.friction; default 0, as `new World()`). */
+const LIMIT_FRICTION = Number(process.env.BENCH_PILE_LIMIT_FRICTION ?? 0);
+const env = [process.env.BENCH_PILE_N ? `BENCH_PILE_N=${process.env.BENCH_PILE_N}` : '', process.env.BENCH_PILE_RUNS ? `BENCH_PILE_RUNS=${RUNS}` : '', LIMIT_FRICTION ? `BENCH_PILE_LIMIT_FRICTION=${LIMIT_FRICTION}` : ''].filter(Boolean).join(' ');
 const COMMAND = `${env ? env + ' ' : ''}pnpm bench packages/constraints/bench/pile.bench.ts`;
 /** Sinew / Rapier-impulse mean step before this benchmark (the step issue). */
 const PREVIOUS_RATIO: Record<number, number> = { 10: 2.3, 50: 7.0, 100: 5.9 };
@@ -74,9 +78,9 @@ async function child(engine: 'sinew' | 'rapier', n: number): Promise<Run> {
   let c0: NodeJS.CpuUsage;
   if (engine === 'sinew') {
     const model = peerRagdollModel();
-    const scratch = sinewPeerPile(n, model);
+    const scratch = sinewPeerPile(n, model, { limits: { friction: LIMIT_FRICTION } });
     const warmupSteps = warmup(() => scratch.step(DT), WARMUP_MS);
-    const world = sinewPeerPile(n, model);
+    const world = sinewPeerPile(n, model, { limits: { friction: LIMIT_FRICTION } });
     const maxHalvings = (world as unknown as { maxHalvings: number }).maxHalvings;
     gc?.();
     let passesSum = 0, passesMax = 0, substepsMax = 0, halvingsMax = 0, cascades = 0, rowsSum = 0, rowsMax = 0, recoveries = 0;

@@ -1,7 +1,8 @@
 /**
  * Joint limits: a rod pendulum released horizontal swings into its lower stop. Analytic answers:
  * energy conservation gives the speed at the stop, and with restitution e the rebound rises to the
- * height where the kinetic energy left, e^2 of the impact's, is spent.
+ * height where the kinetic energy left, e^2 of the impact's, is spent. A rod resting on a ball
+ * joint's cone with friction on the rim (limits.friction) holds where Coulomb's law says it does.
  */
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder, State, forwardKinematics } from '@sinew/featherstone';
@@ -141,5 +142,60 @@ describe('spherical limits: the twist rate', () => {
     console.log(`[limits] twist rate against finite differences: worst ${worst.toExponential(2)} rad/s (the twist axis alone, a . w, errs by up to ${worstAxisRate.toFixed(3)} rad/s)`);
     expect(worst).toBeLessThan(1e-6);
     expect(worstAxisRate).toBeGreaterThan(0.1); // the check tells the exact rate from a . w
+  });
+});
+
+describe('spherical limits: friction along the cone', () => {
+  // A rod on a ball joint whose cone (half-angle ALPHA about the horizontal x axis) it rests
+  // against, gravity -y, placed on the rim at an azimuth phi from the rim's lowest point (rod
+  // direction d = (cos ALPHA, -sin ALPHA cos phi, sin ALPHA sin phi)). Gravity's torque about the
+  // pivot, m g L (d x -y), has the part m g L cos ALPHA cos phi along the cone's swing axis (into the
+  // stop: the cone row's reaction), m g L sin phi along the rim and none about the rod, so
+  // Coulomb friction of coefficient mu holds the rod where tan phi <= mu cos ALPHA and nowhere else.
+  const ALPHA = 0.6, L = 0.3;
+  function rodOnRim(mu: number, phi0: number, seconds: number): { phi: number[]; world: World; body: Body } {
+    const b = new ModelBuilder();
+    b.addLink({ name: 'rod', parent: null, joint: { type: 'spherical', limits: { twistAxis: [1, 0, 0], swing: [ALPHA, ALPHA], twist: [-3, 3] } }, mass: 2, com: [L, 0, 0], inertia: [0.002, 0.02, 0.02, 0, 0, 0] });
+    const world = new World({ limits: { friction: mu } });
+    const body = world.addBody(b.build());
+    // the swing taking x to d without twist: about x cross d by ALPHA
+    const ax = [0, -Math.sin(ALPHA) * Math.sin(phi0), -Math.sin(ALPHA) * Math.cos(phi0)], n = Math.hypot(...ax), s = Math.sin(ALPHA / 2);
+    body.state.q.set([ax[0] / n * s, ax[1] / n * s, ax[2] / n * s, Math.cos(ALPHA / 2)]);
+    const phi: number[] = [];
+    for (let k = 0; k < seconds * 60; k++) {
+      world.step(1 / 60);
+      const [x, y, z, w] = body.state.q;
+      phi.push(Math.atan2(2 * (x * z - w * y), -2 * (x * y + w * z))); // of d = R_Q x
+    }
+    return { phi, world, body };
+  }
+  const band = (mu: number) => Math.atan(mu * Math.cos(ALPHA));
+
+  it('holds a rod on the rim where tan phi <= mu cos(alpha) and lets it slide beyond (0.9 and 1.1 times the angle)', () => {
+    const hold = rodOnRim(0.1, 0.9 * band(0.1), 2), slide = rodOnRim(0.1, 1.1 * band(0.1), 2);
+    const moved = (r: { phi: number[] }, phi0: number) => Math.max(...r.phi.map((p) => Math.abs(p - phi0)));
+    console.log(`[rim friction] mu 0.1, band ${band(0.1).toFixed(4)} rad: from 0.9 of it the rod moves ${moved(hold, 0.9 * band(0.1)).toExponential(2)} rad in 2 s, from 1.1 of it ${moved(slide, 1.1 * band(0.1)).toExponential(2)} rad`);
+    expect(moved(hold, 0.9 * band(0.1))).toBeLessThan(1e-3);
+    expect(moved(slide, 1.1 * band(0.1))).toBeGreaterThan(5e-3);
+  });
+
+  it('brings a rod released far up the rim to rest inside its band (mu 0.1 and 0.3); without friction it swings along the rim undamped', () => {
+    for (const mu of [0.1, 0.3]) {
+      const r = rodOnRim(mu, 0.4, 3);
+      const end = r.phi[r.phi.length - 1];
+      console.log(`[rim friction] mu ${mu}: released at 0.4 rad, at rest at ${end.toFixed(4)} rad (band ${band(mu).toFixed(4)}), asleep ${r.body.sleeping}`);
+      expect(Math.abs(end)).toBeLessThanOrEqual(band(mu));
+      expect(Math.hypot(...r.body.state.qd)).toBeLessThan(1e-3);
+    }
+    const free = rodOnRim(0, 0.4, 5);
+    const last = free.phi.slice(-60);
+    console.log(`[rim friction] mu 0: azimuth over the fifth second ${Math.min(...last).toFixed(3)} to ${Math.max(...last).toFixed(3)} rad`);
+    expect(Math.min(...last)).toBeLessThan(-0.8 * 0.4);
+    expect(Math.max(...last)).toBeGreaterThan(0.8 * 0.4);
+  });
+
+  it('is refused below 0 or when not finite, naming the option', () => {
+    expect(() => new World({ limits: { friction: -0.1 } })).toThrow(/friction must be a finite number >= 0/);
+    expect(() => new World({ limits: { friction: NaN } })).toThrow(/friction/);
   });
 });

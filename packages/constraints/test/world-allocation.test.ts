@@ -19,6 +19,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder, forwardKinematics } from '@sinew/featherstone';
 import { RigidBody, World } from '../src/index.js';
+import { RowTag } from '../src/internals.js';
 import { humanoidTree } from './humanoid-fixture.js';
 import { describeBatches, youngGenerationGrowth, type GrowthMeasure } from '../../featherstone/test/young-generation.js';
 
@@ -31,8 +32,8 @@ function bytesPerStep(world: World, warmSteps: number, batch: number, bound: num
 /** Every world made here, kept alive to the end of the file. */
 const alive: World[] = [];
 
-function restingTrees(n: number, convexFeetAndHands = false): World {
-  const world = new World({ sleep: false });
+function restingTrees(n: number, convexFeetAndHands = false, limitFriction = 0): World {
+  const world = new World({ sleep: false, limits: { friction: limitFriction } });
   alive.push(world);
   world.addStatic({ geometry: { type: 'plane' } });
   for (let k = 0; k < n; k++) {
@@ -73,6 +74,17 @@ describe('allocation in World.step', () => {
     const m = bytesPerStep(world, 2500, 60, 4);
     console.log(`[allocation] 3 ragdolls: ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${world.stats.contacts} contacts, ${world.stats.islands} islands)`);
     expect(world.solver.dense).toBe(false);
+    expect(m.perCall, describeBatches(m)).toBeLessThan(4);
+  });
+
+  it('three ragdolls in a heap with friction on their cones (limits.friction 0.1: friction rows bound to limit rows): nothing allocated (under 4 bytes a step)', () => {
+    const world = restingTrees(3, false, 0.1);
+    const m = bytesPerStep(world, 2500, 60, 4);
+    // (rim friction rows: tag friction, keyed in the limits' family, 1)
+    let rim = 0;
+    for (let j = 0; j < world.rows.count; j++) if (world.rows.tag[j] === RowTag.Friction && Math.floor(world.rows.key[j] / (8 * 65536 * 4096)) === 1) rim++;
+    console.log(`[allocation] 3 ragdolls, cone friction: ${m.perCall.toFixed(2)} B/step young-generation growth (${world.stats.rows} rows, ${rim} of them friction on cones)`);
+    expect(rim).toBeGreaterThan(0);
     expect(m.perCall, describeBatches(m)).toBeLessThan(4);
   });
 

@@ -22,6 +22,15 @@ export interface JointLimitOptions {
    * default 0.05); smaller overshoots are left to the next step's rows and to stabilisation.
    */
   backtrackTolerance?: number;
+  /**
+   * Coefficient of friction of a ball joint pressed against its swing cone (default 0, a
+   * frictionless rim): while the cone's row pushes, the joint's turning along the cone's rim and
+   * about its twist axis is resisted by up to this times the cone's reaction torque, as a
+   * contact's sliding is by its normal force. It stands for the ligaments a real joint stops
+   * against: without it a head or a limb resting on its stop slides back and forth along the rim
+   * for as long as nothing damps it (0.1 brings a head lying on its neck's cone to rest).
+   */
+  friction?: number;
 }
 
 /** Key of a limit row: stable across steps for warm starts. */
@@ -35,11 +44,14 @@ export class JointLimits implements ConstraintSource {
   margin: number;
   restitution: number;
   backtrackTolerance: number;
+  friction: number;
 
   constructor(options: JointLimitOptions = {}) {
     this.margin = options.margin ?? 0.02;
     this.restitution = options.restitution ?? 0;
     this.backtrackTolerance = options.backtrackTolerance ?? 0.05;
+    this.friction = options.friction ?? 0;
+    if (!(this.friction >= 0 && this.friction < Infinity)) throw new RangeError(`JointLimits (World option limits): friction must be a finite number >= 0, got ${options.friction}`);
   }
 
   /** The step of the current addRows (kept in a field: a double argument to a call that is not inlined is boxed). */
@@ -107,6 +119,7 @@ export class JointLimits implements ConstraintSource {
       if (g < this.margin + Math.max(0, sg[4] * h * 2)) {
         const r = this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, sg, 1, -1), body, link, 2);
         rows.error[r] = g;
+        if (this.friction > 0) this.addRimFriction(rows, body, link, sg, r);
       }
     }
     const gLo = sg[5], gHi = sg[6], twistRate = sg[7];
@@ -117,6 +130,34 @@ export class JointLimits implements ConstraintSource {
     if (gHi < this.margin + Math.max(0, twistRate * h * 2)) {
       const r = this.asLimit(rows, rows.addJointVecFrom(RowTag.Limit, body.index, link, sg, 8, -1), body, link, 4);
       rows.error[r] = gHi;
+    }
+  }
+
+  /**
+   * The friction rows of a cone row r: two directions of the joint's angular velocity (link frame)
+   * perpendicular to the cone row's l = sg[1..3] (which is a unit vector), t1 along the twist
+   * rate's direction j = sg[8..10] with its part along l taken out, and t2 = l x t1 (along the
+   * rim), each bounded by friction times r's force (RowBuffer.setFriction). Keyed after the cone
+   * row (which 5 and 6), so they are warm-started with it.
+   */
+  private addRimFriction(rows: RowBuffer, body: Body, link: number, sg: Float64Array, r: number): void {
+    const lx = sg[1], ly = sg[2], lz = sg[3];
+    const jl = sg[8] * lx + sg[9] * ly + sg[10] * lz;
+    let ax = sg[8] - jl * lx, ay = sg[9] - jl * ly, az = sg[10] - jl * lz;
+    let n = Math.sqrt(ax * ax + ay * ay + az * az);
+    if (!(n > 1e-6)) {
+      // (j along l: any direction perpendicular to l)
+      if (Math.abs(lx) < 0.9) { ax = 0; ay = lz; az = -ly; } else { ax = -lz; ay = 0; az = lx; }
+      n = Math.sqrt(ax * ax + ay * ay + az * az);
+    }
+    const T = RIM;
+    T[0] = ax / n; T[1] = ay / n; T[2] = az / n;
+    T[3] = ly * T[2] - lz * T[1]; T[4] = lz * T[0] - lx * T[2]; T[5] = lx * T[1] - ly * T[0];
+    for (let k = 0; k < 2; k++) {
+      const f = rows.addJointVecFrom(RowTag.Friction, body.index, link, T, 3 * k, 1);
+      // (written here, not by setFriction: a double argument to a call not inlined is boxed)
+      rows.lo[f] = -this.friction; rows.hi[f] = this.friction; rows.boundRow[f] = r;
+      setLimitKey(rows, f, body.index, link, 5 + k);
     }
   }
 
@@ -148,6 +189,8 @@ export class JointLimits implements ConstraintSource {
 }
 
 const SG = new Float64Array(11);
+/** The two friction directions of a cone row (addRimFriction). */
+const RIM = new Float64Array(6);
 /** C^-1 Q of a cone centred off the rest pose (centredRotationInto). */
 const CQ = new Float64Array(4);
 
