@@ -34,6 +34,7 @@ const NS = process.env.BENCH_PILE_N ? process.env.BENCH_PILE_N.split(',').map(Nu
 const RUNS = Math.max(1, Number(process.env.BENCH_PILE_RUNS ?? 1));
 /** Friction on the ball joints' cones (World option limits.friction; default 0, as `new World()`). */
 const LIMIT_FRICTION = Number(process.env.BENCH_PILE_LIMIT_FRICTION ?? 0);
+const SINEW_OPTIONS = { limits: { friction: LIMIT_FRICTION } };
 const env = [process.env.BENCH_PILE_N ? `BENCH_PILE_N=${process.env.BENCH_PILE_N}` : '', process.env.BENCH_PILE_RUNS ? `BENCH_PILE_RUNS=${RUNS}` : '', LIMIT_FRICTION ? `BENCH_PILE_LIMIT_FRICTION=${LIMIT_FRICTION}` : ''].filter(Boolean).join(' ');
 const COMMAND = `${env ? env + ' ' : ''}pnpm bench packages/constraints/bench/pile.bench.ts`;
 /** Sinew / Rapier-impulse mean step before this benchmark (the step issue). */
@@ -78,9 +79,9 @@ async function child(engine: 'sinew' | 'rapier', n: number): Promise<Run> {
   let c0: NodeJS.CpuUsage;
   if (engine === 'sinew') {
     const model = peerRagdollModel();
-    const scratch = sinewPeerPile(n, model, { limits: { friction: LIMIT_FRICTION } });
+    const scratch = sinewPeerPile(n, model, SINEW_OPTIONS);
     const warmupSteps = warmup(() => scratch.step(DT), WARMUP_MS);
-    const world = sinewPeerPile(n, model, { limits: { friction: LIMIT_FRICTION } });
+    const world = sinewPeerPile(n, model, SINEW_OPTIONS);
     const maxHalvings = (world as unknown as { maxHalvings: number }).maxHalvings;
     gc?.();
     let passesSum = 0, passesMax = 0, substepsMax = 0, halvingsMax = 0, cascades = 0, rowsSum = 0, rowsMax = 0, recoveries = 0;

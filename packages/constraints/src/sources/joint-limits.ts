@@ -137,7 +137,7 @@ export class JointLimits implements ConstraintSource {
    * The friction rows of a cone row r: two directions of the joint's angular velocity (link frame)
    * perpendicular to the cone row's l = sg[1..3] (which is a unit vector), t1 along the twist
    * rate's direction j = sg[8..10] with its part along l taken out, and t2 = l x t1 (along the
-   * rim), each bounded by friction times r's force (RowBuffer.setFriction). Keyed after the cone
+   * rim), each bounded by friction times r's force (the bounds RowBuffer.setFriction sets). Keyed after the cone
    * row (which 5 and 6), so they are warm-started with it.
    */
   private addRimFriction(rows: RowBuffer, body: Body, link: number, sg: Float64Array, r: number): void {

@@ -5,25 +5,12 @@
  * STARTS starts 0.1 mm apart; the worst figures are printed.
  */
 import { describe, expect, it } from 'vitest';
-import { ModelBuilder, forwardKinematics, pointPosition, type ShapeDesc } from '@sinew/featherstone';
+import { ModelBuilder, type ShapeDesc } from '@sinew/featherstone';
+import { crate, worldPoint } from './random-loads.js';
 import { PointPin, World, worstLimitViolation, type Body } from '../../src/index.js';
 import { humanoidTree } from '../humanoid-fixture.js';
 
 const STARTS = 4;
-
-function crate(mass: number, he: number, shape: boolean) {
-  const b = new ModelBuilder();
-  const I = (mass * 2 * he * he) / 3;
-  b.addLink({ name: 'crate', parent: null, joint: { type: 'free' }, mass, inertia: [I, I, I, 0, 0, 0], shapes: shape ? ([{ geometry: { type: 'box', halfExtents: [he, he, he] } }] as ShapeDesc[]) : [] });
-  return b.build();
-}
-
-function worldPoint(body: Body, link: number, local: [number, number, number]): Float64Array {
-  forwardKinematics(body.model, body.state);
-  const p = new Float64Array(3);
-  pointPosition(body.state, link, local, p);
-  return p;
-}
 
 interface LoadScene { world: World; limbs: Body[]; pins: PointPin[] }
 

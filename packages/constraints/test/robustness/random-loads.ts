@@ -27,7 +27,7 @@ export interface LoadScene {
 }
 
 /** A crate of `mass` kg, half extent he, with or without a box shape. */
-function crate(mass: number, he: number, shape: boolean): Model {
+export function crate(mass: number, he: number, shape: boolean): Model {
   const b = new ModelBuilder();
   const I = (mass * 2 * he * he) / 3;
   b.addLink({ name: 'crate', parent: null, joint: { type: 'free' }, mass, inertia: [I, I, I, 0, 0, 0], shapes: shape ? ([{ geometry: { type: 'box', halfExtents: [he, he, he] } }] as ShapeDesc[]) : [] });
@@ -50,7 +50,7 @@ function chain(n: number, mass: number, ball: boolean, fixed: boolean): Model {
 }
 
 /** World position of a point given in a link's coordinates, at the body's current q. */
-function worldPoint(body: Body, link: number, local: [number, number, number]): Float64Array {
+export function worldPoint(body: Body, link: number, local: [number, number, number]): Float64Array {
   forwardKinematics(body.model, body.state);
   const p = new Float64Array(3);
   pointPosition(body.state, link, local, p);
