@@ -2,7 +2,7 @@
  * Size and time of World.snapshot() (into a caller's buffer) and World.restore() for 1, 10, 50
  * and 100 humanoid ragdolls (test/humanoid-fixture.ts, 20 links, 55 q, 43 qd) lying on a grid on
  * the ground, 2 m apart: while they fall and land (after 20 steps) and at rest (after 240 steps);
- * and for 1, 10 and 50 of the peer scenes' 15-part ragdolls (peer-ragdoll.ts, 39 q, 32 qd)
+ * and for 1, 10, 50 and 100 of the peer scenes' 15-part ragdolls (peer-ragdoll.ts, 39 q, 32 qd)
  * dropped in the criss-cross pile of pile.bench.ts: in the landing (step 45) and at 5 s (step 300).
  *
  * Run from the repository root:
@@ -36,8 +36,8 @@ function measureAt(label: string, n: number, make: (n: number) => World, phases:
     const snap = world.snapshot().slice();
     const out = new Uint8Array(2 * snap.length);
     const other = make(n);
-    const tSnap = measure(`snapshot ${label} ${n} ${phase}`, () => { world.snapshot(out); }, { samples: 15 });
-    const tRestore = measure(`restore ${label} ${n} ${phase}`, () => { other.restore(snap); }, { samples: 15 });
+    const tSnap = measure(`snapshot ${label} ${n} ${phase}`, () => { world.snapshot(out); }, { samples: 41 });
+    const tRestore = measure(`restore ${label} ${n} ${phase}`, () => { other.restore(snap); }, { samples: 41 });
     const asleep = world.bodies.filter((b) => b.sleeping).length;
     rows.push({
       ragdolls: `${n} ${label}`, phase: `${phase} (step ${until}, ${asleep} asleep)`, bytes: String(snap.length), 'bytes per ragdoll': (snap.length / n).toFixed(0),
@@ -47,6 +47,6 @@ function measureAt(label: string, n: number, make: (n: number) => World, phases:
   }
 }
 for (const n of [1, 10, 50, 100]) measureAt('humanoid', n, grid, [['landing', 20], ['at rest', 240]]);
-for (const n of [1, 10, 50]) measureAt('peer ragdoll', n, (k) => sinewPeerPile(k), [['landing', 45], ['at 5 s', 300]]);
+for (const n of [1, 10, 50, 100]) measureAt('peer ragdoll', n, (k) => sinewPeerPile(k), [['landing', 45], ['at 5 s', 300]]);
 printTable(`World.snapshot / restore (node ${process.version}; command: pnpm bench packages/constraints/bench/snapshot.bench.ts)`, rows);
 console.log(`\nresults: ${writeResults('snapshot')}`);

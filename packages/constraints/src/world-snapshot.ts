@@ -10,17 +10,20 @@
  * Bytes, little-endian whatever the platform, so a snapshot written by any engine or machine
  * restores in any other and continues bit for bit. Every number of the state is written whole
  * (float64), every count and id as an unsigned LEB128 varint; what is +0 (qd of a body at rest, a
- * rest timer not running) or the same as the body before (gravity) is a flag, not bytes. The
- * warm-start keys are written as differences from the key before, zigzag-coded: the step stores
- * them island by island, each island's rows by kind, and the keys of a contact's rows and of a
- * manifold's points lie close (contacts.ts setContactKey): about 2 bytes a key, where they were 8.
- * The forces stay whole: a body at rest keeps the forces its warm start held, so any rounding of
- * them would show in its motion. The float64 numbers come last, together, from a multiple of 8
- * bytes: where the buffer is aligned and the platform little-endian (every platform a game runs
- * on), they are copied as whole arrays.
+ * rest timer not running) or the same as the body before (gravity) is a flag, not bytes; a body
+ * awake writes its qd without a look. The warm-start keys are written as differences from the key
+ * before, zigzag-coded: the step stores them island by island, each island's rows in the order its
+ * sources added them (step/solve.ts), where a contact point's rows follow each other and a
+ * manifold's points lie close (contacts.ts setContactKey): 1.6 bytes a key on the peer scenes'
+ * piles, where they were 8. The forces stay whole: a body at rest keeps the forces its warm start
+ * held (the solver accepts them when they still hold), so any rounding of them would show in its
+ * motion (a rolling ball's vertical speed, exactly 0 with whole forces, reached 1.4e-5 m/s with
+ * float32 ones). The float64 numbers come last, together, from a multiple of 8 bytes: where the
+ * buffer is aligned and the platform little-endian (every platform a game runs on), they are
+ * copied as whole arrays.
  *
  * Layout:
- *   header   'SNW3' magic (u32), version (u8), varints: bodies, sources, warm-start entries,
+ *   header   'SNW4' magic (u32), version (u8), varints: bodies, sources, warm-start entries,
  *            touching pairs (0 unless contact events are on), bytes of the warm keys;
  *   per body flags (u16), varints: nq, nv, serial + 1, [6 nLinks when FEXT], [slots when
  *            KINEMATIC]; [key hash: high u32, low u32];
@@ -29,8 +32,8 @@
  *            difference is not exact), of the forces that are not +0 (a missing key reads as +0);
  *   zeros    to a multiple of 8 bytes;
  *   float64  time; per body [rest time], [energy credit], q, [qd], [gravity], [tau], [fext],
- *            [kinematic joints: KinematicJoints.save]; the n warm-start forces; per touching pair
- *            the PAIR_SLOTS numbers the contact events compare the next step's with (events.ts).
+ *            [kinematic joints: KinematicJoints.save]; per touching pair the PAIR_SLOTS numbers the
+ *            contact events compare the next step's with (events.ts); the n warm-start forces.
  */
 import type { Body } from './body.js';
 import type { ConstraintSource } from './sources/source.js';
@@ -39,8 +42,8 @@ import { PAIR_SLOTS } from './events.js';
 import { kinematicSlots, restoreKinematicJoints } from './kinematic.js';
 import { bodyRestored, sourceIds, setSourceIds } from './world-state.js';
 
-const MAGIC = 0x33574e53; // 'SNW3' read little-endian
-const VERSION = 3;
+const MAGIC = 0x34574e53; // 'SNW4' read little-endian
+const VERSION = 4;
 
 const SLEEPING = 1, CHECK_WARM = 2, ENABLED = 4, TAU = 8, FEXT = 16, KEY_NAME = 32, KEY_HASH = 64, KINEMATIC = 128;
 const REST = 256, CREDIT = 512, QD = 1024, GRAVITY = 2048;
@@ -69,9 +72,17 @@ function plusZero(v: number): boolean {
   return v === 0 && 1 / v > 0;
 }
 
-/** Whether every number of a is +0. */
+/** Whether v is not +0 (any other number, -0 too). */
+function notPlusZero(v: number): boolean {
+  return v !== 0 || Object.is(v, -0);
+}
+
+/** Whether every number of a is +0 (four a turn: the scans of tau and fext were a third of a snapshot). */
 function allZero(a: Float64Array): boolean {
-  for (let i = 0; i < a.length; i++) if (!plusZero(a[i])) return false;
+  const n = a.length, n4 = n - (n % 4);
+  let i = 0;
+  for (; i < n4; i += 4) if (notPlusZero(a[i]) || notPlusZero(a[i + 1]) || notPlusZero(a[i + 2]) || notPlusZero(a[i + 3])) return false;
+  for (; i < n; i++) if (notPlusZero(a[i])) return false;
   return true;
 }
 
@@ -112,7 +123,9 @@ function bodyFlags(b: Body, previous: Body | null): number {
   const s = b.state;
   return (b.sleeping ? SLEEPING : 0) | (b.checkWarmStart ? CHECK_WARM : 0) | (b.enabled ? ENABLED : 0)
     | (allZero(s.tau) ? 0 : TAU) | (allZero(s.fext) ? 0 : FEXT) | keyOf(b).flags | (b.kinematic ? KINEMATIC : 0)
-    | (plusZero(b.restTime) ? 0 : REST) | (plusZero(b.energy[1]) ? 0 : CREDIT) | (allZero(s.qd) ? 0 : QD)
+    | (plusZero(b.restTime) ? 0 : REST) | (plusZero(b.energy[1]) ? 0 : CREDIT)
+    // (a body that moves is not scanned for a qd at rest: it writes its qd whatever it holds)
+    | (b.enabled && !b.sleeping ? QD : allZero(s.qd) ? 0 : QD)
     | (previous !== null && sameBits(s.gravity, previous.state.gravity) ? 0 : GRAVITY);
 }
 
@@ -228,14 +241,16 @@ function encodeWarmKeys(warm: WarmStartTable): number {
   // (17 bytes at most a key: the escape, a magnitude, a sign)
   if (keyBytes.length < 17 * warm.size) keyBytes = new Uint8Array(34 * warm.size);
   const kb = keyBytes, n = warm.size;
+  const someZero = warm.nonZeroCount() < n;
   let previous = 0, at = 0;
   for (let e = 0; e < n; e++) {
-    if (plusZero(warm.forceAt(e))) continue;
+    if (someZero && plusZero(warm.forceAt(e))) continue;
     const key = warm.keyAt(e), d = key - previous;
     previous = key;
     if (d > -2147483648 && d < 2147483648) {
-      // (z below 2^32: the unsigned shift and the mask read it whole)
-      let z = d < 0 ? -2 * d - 1 : 2 * d;
+      // (an int32 difference: its zigzag code by the integer operators, read unsigned)
+      const di = d | 0;
+      let z = ((di << 1) ^ (di >> 31)) >>> 0;
       for (; z >= 128; z >>>= 7) kb[at++] = 128 | (z & 127);
       kb[at++] = z;
     } else if (Math.abs(d) < EXACT_DIFFERENCE) at = writeVarint(kb, at, zigzag(d));
@@ -258,7 +273,7 @@ function varintEnd(b: Uint8Array, at: number): number {
 }
 
 /**
- * Reads n warm keys from `at` and stores them in `warm` with their forces, taken from the block.
+ * Reads n warm keys from `at` and stores them in `warm` with their forces, taken from `block`.
  * (Differences of up to 4 bytes take the integer path.)
  */
 function decodeWarm(bytes: Uint8Array, at: number, n: number, block: Float64Block, warm: WarmStartTable): void {
@@ -293,7 +308,7 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
   const bodies = world.bodies, sources = world.sources;
   const nw = warm.nonZeroCount(), np = events ? events.touchingCount : 0;
   let head = 5 + varintBytes(bodies.length) + varintBytes(sources.length) + varintBytes(nw) + varintBytes(np);
-  let numbers = 1 + nw + PAIR_SLOTS * np;
+  let numbers = 1 + PAIR_SLOTS * np;
   // (flags first: they decide the size)
   const flagsOf = new Uint16Array(bodies.length);
   for (let i = 0; i < bodies.length; i++) {
@@ -308,7 +323,7 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
   for (const s of ids) head += 4 + varintBytes(s.id + 1) + varintBytes(s.pinId + 1);
   const nk = encodeWarmKeys(warm);
   head += varintBytes(nk) + nk;
-  const start = blockStart(head), size = start + 8 * numbers;
+  const start = blockStart(head), size = start + 8 * (numbers + nw);
   const bytes = out && out.byteLength >= size ? out.subarray(0, size) : new Uint8Array(size);
   const c = new Cursor(bytes);
   c.u32(MAGIC);
@@ -340,14 +355,16 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
     if (flags & FEXT) block.putAll(s.fext);
     if (flags & KINEMATIC) block.putAll(b.kinematic!.save());
   }
-  for (let e = 0; e < warm.size; e++) {
-    const f = warm.forceAt(e);
-    if (!plusZero(f)) block.put(f);
-  }
   if (events && np > 0) {
     const pairs = new Float64Array(PAIR_SLOTS * np);
     events.writeTouching(pairs, 0);
     block.putAll(pairs);
+  }
+  const forcesAt = start + 8 * numbers;
+  if (LITTLE_ENDIAN && (bytes.byteOffset + forcesAt) % 8 === 0) warm.nonZeroForcesInto(new Float64Array(bytes.buffer, bytes.byteOffset + forcesAt, nw));
+  else {
+    const forces = new Float64Block(bytes, forcesAt, nw);
+    for (let e = 0; e < warm.size; e++) if (!plusZero(warm.forceAt(e))) forces.put(warm.forceAt(e));
   }
   return bytes;
 }
@@ -380,8 +397,8 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
   const n = bytes.byteLength;
   const ends = (what: string): string => `the snapshot ends at byte ${n} before ${what} (truncated or not a snapshot)`;
   const magic = n >= 4 ? new DataView(bytes.buffer, bytes.byteOffset, n).getUint32(0, true) : -1;
-  if (magic === 0x32574e53) return 'this is a snapshot of version 2; this World reads version 3 (take the snapshot again)';
-  if (magic !== MAGIC) return `byte 0 does not start a snapshot (expected 'SNW3')`;
+  if (magic === 0x32574e53 || magic === 0x33574e53) return `this is a snapshot of version ${magic === 0x32574e53 ? 2 : 3}; this World reads version 4 (take the snapshot again)`;
+  if (magic !== MAGIC) return `byte 0 does not start a snapshot (expected 'SNW4')`;
   if (n < 9) return ends('the end of its header');
   if (bytes[4] !== VERSION) return `snapshot version ${bytes[4]}; this World reads version ${VERSION}`;
   const c = new Cursor(bytes);
@@ -403,7 +420,7 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
     return added && nb < bodies.length ? `body "${added.name}" was added after the snapshot was taken; remove it first, or take a snapshot again` : '';
   };
   if (nb !== bodies.length) return lifetime() || `the snapshot has ${nb} bodies, the world ${bodies.length}`;
-  let numbers = 1 + nw + PAIR_SLOTS * np;
+  let numbers = 1 + PAIR_SLOTS * np;
   for (let i = 0; i < nb; i++) {
     const h = heads[i], b = bodies[i], m = b.model;
     if (h.nq !== m.nq || h.nv !== m.nv) return lifetime() || `body ${i} ("${b.name}") has ${m.nq} q and ${m.nv} qd; the snapshot's body ${i} has ${h.nq} and ${h.nv} (taken from a world built otherwise?)`;
@@ -419,9 +436,10 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
     c.readVarint(); c.readVarint();
   }
   const start = blockStart(c.at + nk);
-  if (start + 8 * numbers > n) return ends(`its ${numbers} float64 numbers from byte ${start}`);
+  const size = start + 8 * (numbers + nw);
+  if (size > n) return ends(`its ${numbers + nw} float64 numbers from byte ${start}`);
   if (np > 0 && !hasEvents) return 'the snapshot holds touching contact pairs but contact events are off here; set world.contactEvents = true first';
-  if (start + 8 * numbers !== n) return `the snapshot ends at byte ${start + 8 * numbers} but the buffer holds ${n}`;
+  if (size !== n) return `the snapshot ends at byte ${size} but the buffer holds ${n}`;
   return '';
 }
 
@@ -431,7 +449,7 @@ export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: Warm
   const c = new Cursor(bytes);
   const { nb, ns, nw, np, nk } = readCounts(c);
   const heads: BodyHead[] = [];
-  let numbers = 1 + nw + PAIR_SLOTS * np;
+  let numbers = 1 + PAIR_SLOTS * np;
   for (let i = 0; i < nb; i++) { const h = readHead(c); heads.push(h); numbers += bodyNumbers(h.flags, h.nq, h.nv, h.fext, h.kinematic); }
   for (let k = 0; k < ns; k++) {
     c.at += 4;
@@ -439,7 +457,8 @@ export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: Warm
     setSourceIds(sources[k], id, pinId);
   }
   const keysAt = c.at;
-  const block = new Float64Block(bytes, blockStart(keysAt + nk), numbers);
+  const start = blockStart(keysAt + nk);
+  const block = new Float64Block(bytes, start, numbers);
   const time = block.take();
   for (let i = 0; i < nb; i++) {
     const b = bodies[i], s = b.state, h = heads[i], flags = h.flags;
@@ -456,12 +475,12 @@ export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: Warm
     const key = flags & KEY_NAME ? `n:${b.name}` : flags & KEY_HASH ? `h:${h.high.toString(16).padStart(8, '0')}${h.low.toString(16).padStart(8, '0')}` : '';
     bodyRestored(b, { sleeping: (flags & SLEEPING) !== 0, restTime, key, checkWarmStart: (flags & CHECK_WARM) !== 0, enabled: (flags & ENABLED) !== 0, energyCredit: credit });
   }
-  warm.clear();
-  decodeWarm(bytes, keysAt, nw, block, warm);
   if (events) {
     const pairs = new Float64Array(PAIR_SLOTS * np);
     block.takeAll(pairs);
     events.readTouching(pairs, 0, np);
   }
+  warm.clear();
+  decodeWarm(bytes, keysAt, nw, new Float64Block(bytes, start + 8 * numbers, nw), warm);
   world.time = time;
 }

@@ -7,6 +7,9 @@
  * generation they were written in), and the entries are read out one by one (keyAt, forceAt).
  * A key first set to a force of +0 is not held: a missing key reads as +0.
  *
+ * A -0 is held as +0 (its sign cannot change where the sweeps go): a pile's open contacts end a
+ * fifth of their friction rows at -0, which a snapshot wrote with their keys (world-snapshot.ts).
+ *
  * Keys are integers (negative for contacts) of up to 53 bits; any finite key works.
  */
 export class WarmStartTable {
@@ -70,25 +73,26 @@ export class WarmStartTable {
   }
 
   /**
-   * Stores (or overwrites) the force of `key`. Returns the slot it went to: until the table is
-   * cleared and written again, getAt(slot, key) finds it there without hashing. A new key whose
-   * force is +0 is not stored (get reads it as +0 all the same) and gives -1.
+   * Stores (or overwrites) the force of `key` (a -0 as +0). Returns the slot it went to:
+   * until the table is cleared and written again, getAt(slot, key) finds it there without hashing.
+   * A new key whose force is zero is not stored (get reads it as +0 all the same) and gives -1.
    */
-  set(key: number, value: number): number {
+  set(key: number, force: number): number {
+    const value = force + 0; // (-0 + 0 is +0)
     if (2 * (this.size + 1) > this.mask + 1) this.grow();
     const g = this.generation;
     let i = this.hash(key);
     for (; this.stamp[i] === g; i = (i + 1) & this.mask) {
       const e = this.entryOf[i];
       if (this.keys[e] === key) {
-        this.zeros += (isPlusZero(value) ? 1 : 0) - (isPlusZero(this.values[e]) ? 1 : 0);
+        this.zeros += (value === 0 ? 1 : 0) - (this.values[e] === 0 ? 1 : 0);
         this.values[e] = value;
         return i;
       }
     }
     // a new key with a force of +0 is not stored: a missing key reads as +0 (about half the rows
     // of a pile are open contacts and their friction, at +0)
-    if (isPlusZero(value)) return -1;
+    if (value === 0) return -1;
     const e = this.size++;
     this.stamp[i] = g;
     this.entryOf[i] = e;
@@ -131,6 +135,13 @@ export class WarmStartTable {
     return this.size - this.zeros;
   }
 
+  /** Writes the forces that are not +0 (nonZeroCount of them), in the entries' order, into `out`. */
+  nonZeroForcesInto(out: Float64Array): void {
+    const values = this.values, n = this.size;
+    if (this.zeros === 0) { out.set(values.subarray(0, n)); return; }
+    for (let e = 0, k = 0; e < n; e++) if (values[e] !== 0) out[k++] = values[e];
+  }
+
   /** The key of entry e (0 <= e < size, in the order the entries were first set). */
   keyAt(e: number): number {
     return this.keys[e];
@@ -150,9 +161,4 @@ export class WarmStartTable {
     for (let k = 0; k < n; k++) forces[k] = this.get(keys[k]);
     return { keys, forces };
   }
-}
-
-/** Whether v is +0 (not -0, which a warm start keeps: it can decide the sign of a result). */
-function isPlusZero(v: number): boolean {
-  return v === 0 && 1 / v > 0;
 }

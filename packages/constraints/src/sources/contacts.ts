@@ -64,13 +64,13 @@ function setFrictionBounds(rows: RowBuffer, r: number, normal: number, mu: numbe
 
 /**
  * Warm-start key of a contact row (negative, so it never meets the keys of other rows). The shape
- * pair sits below the sub-shape (a mesh's triangle, 0 for a convex shape), so that the keys of one
- * body's contacts lie a few times 2^13 apart, not 2^29: World.snapshot writes each key as its
- * difference from the one before.
+ * pair sits below the sub-shape (sub + 1: a mesh's triangle + 1, 0 for a convex shape's -1), so that
+ * the keys of one body's contacts lie a few times 2^13 apart, not 2^29, and those of convex shapes
+ * below 2^37 in size: World.snapshot writes each key as its difference from the one before.
  */
 function setContactKey(rows: RowBuffer, row: number, shapeA: number, shapeB: number, sub: number, feature: number, k: number): void {
   // written straight into the row: the key is not a small integer, and a returned one would be boxed
-  rows.key[row] = -2 - ((((sub & 65535) * 4096 + (shapeA & 4095)) * 4096 + (shapeB & 4095)) * 1024 + (feature & 1023)) * 8 - k;
+  rows.key[row] = -2 - (((((sub + 1) & 65535) * 4096 + (shapeA & 4095)) * 4096 + (shapeB & 4095)) * 1024 + (feature & 1023)) * 8 - k;
 }
 
 /** Contacts as constraint rows: a unilateral normal row per contact point and friction rows bounded by mu times the normal force. */

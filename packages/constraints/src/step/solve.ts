@@ -91,8 +91,10 @@ export function solveIsland(d: StepData, rows: RowBuffer, isl: number, h: number
     holds = r.iterations <= 1;
   }
   for (let k = 0; k < solver.nBodies; k++) bodies[solver.bodyList[k]].checkWarmStart = holds;
-  for (let c = 0; c < solver.m; c++) {
-    const j = solver.rowAt(c);
+  // (in the row buffer's order, not the solver's: there a contact point's rows follow each other, so
+  // their keys differ by 1 and a snapshot writes each difference in a byte: world-snapshot.ts)
+  for (let c = start; c < start + count; c++) {
+    const j = d.islandRows[c];
     if (rows.key[j] !== -1 && d.settings.warmStart) d.warmSlot[j] = d.warm.set(rows.key[j], rows.force[j]);
   }
   st.ms.solve += d.clock() - t1;
