@@ -23,7 +23,7 @@
  * copied as whole arrays.
  *
  * Layout:
- *   header   'SNW4' magic (u32), version (u8), varints: bodies, sources, warm-start entries,
+ *   header   'SNW3' magic (u32), version (u8), varints: bodies, sources, warm-start entries,
  *            touching pairs (0 unless contact events are on), bytes of the warm keys;
  *   per body flags (u16), varints: nq, nv, serial + 1, [6 nLinks when FEXT], [slots when
  *            KINEMATIC]; [key hash: high u32, low u32];
@@ -32,8 +32,8 @@
  *            difference is not exact), of the forces that are not +0 (a missing key reads as +0);
  *   zeros    to a multiple of 8 bytes;
  *   float64  time; per body [rest time], [energy credit], q, [qd], [gravity], [tau], [fext],
- *            [kinematic joints: KinematicJoints.save]; per touching pair the PAIR_SLOTS numbers the
- *            contact events compare the next step's with (events.ts); the n warm-start forces.
+ *            [kinematic joints: KinematicJoints.save]; the n warm-start forces; per touching pair
+ *            the PAIR_SLOTS numbers the contact events compare the next step's with (events.ts).
  */
 import type { Body } from './body.js';
 import type { ConstraintSource } from './sources/source.js';
@@ -42,8 +42,8 @@ import { PAIR_SLOTS } from './events.js';
 import { kinematicSlots, restoreKinematicJoints } from './kinematic.js';
 import { bodyRestored, sourceIds, setSourceIds } from './world-state.js';
 
-const MAGIC = 0x34574e53; // 'SNW4' read little-endian
-const VERSION = 4;
+const MAGIC = 0x33574e53; // 'SNW3' read little-endian
+const VERSION = 3;
 
 const SLEEPING = 1, CHECK_WARM = 2, ENABLED = 4, TAU = 8, FEXT = 16, KEY_NAME = 32, KEY_HASH = 64, KINEMATIC = 128;
 const REST = 256, CREDIT = 512, QD = 1024, GRAVITY = 2048;
@@ -227,6 +227,13 @@ class Float64Block {
     else for (let i = 0; i < a.length; i++) a[i] = this.view.getFloat64(this.start + 8 * (this.k + i), true);
     this.k += a.length;
   }
+  /** Puts the warm table's forces that are not +0, in its order (copied as one array where it can). */
+  putWarmForces(warm: WarmStartTable): void {
+    const n = warm.nonZeroCount();
+    if (this.f) warm.nonZeroForcesInto(this.f.subarray(this.k, this.k + n));
+    else for (let e = 0, k = this.k; e < warm.size; e++) if (!plusZero(warm.forceAt(e))) this.view.setFloat64(this.start + 8 * k++, warm.forceAt(e), true);
+    this.k += n;
+  }
 }
 
 /** The warm keys' bytes, written here first to learn their length (grown as needed; nothing of a world). */
@@ -273,7 +280,7 @@ function varintEnd(b: Uint8Array, at: number): number {
 }
 
 /**
- * Reads n warm keys from `at` and stores them in `warm` with their forces, taken from `block`.
+ * Reads n warm keys from `at` and stores them in `warm` with their forces, taken from the block.
  * (Differences of up to 4 bytes take the integer path.)
  */
 function decodeWarm(bytes: Uint8Array, at: number, n: number, block: Float64Block, warm: WarmStartTable): void {
@@ -308,7 +315,7 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
   const bodies = world.bodies, sources = world.sources;
   const nw = warm.nonZeroCount(), np = events ? events.touchingCount : 0;
   let head = 5 + varintBytes(bodies.length) + varintBytes(sources.length) + varintBytes(nw) + varintBytes(np);
-  let numbers = 1 + PAIR_SLOTS * np;
+  let numbers = 1 + nw + PAIR_SLOTS * np;
   // (flags first: they decide the size)
   const flagsOf = new Uint16Array(bodies.length);
   for (let i = 0; i < bodies.length; i++) {
@@ -323,7 +330,7 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
   for (const s of ids) head += 4 + varintBytes(s.id + 1) + varintBytes(s.pinId + 1);
   const nk = encodeWarmKeys(warm);
   head += varintBytes(nk) + nk;
-  const start = blockStart(head), size = start + 8 * (numbers + nw);
+  const start = blockStart(head), size = start + 8 * numbers;
   const bytes = out && out.byteLength >= size ? out.subarray(0, size) : new Uint8Array(size);
   const c = new Cursor(bytes);
   c.u32(MAGIC);
@@ -355,16 +362,11 @@ export function writeSnapshot(world: SnapshotWorld, warm: WarmStartTable, events
     if (flags & FEXT) block.putAll(s.fext);
     if (flags & KINEMATIC) block.putAll(b.kinematic!.save());
   }
+  block.putWarmForces(warm);
   if (events && np > 0) {
     const pairs = new Float64Array(PAIR_SLOTS * np);
     events.writeTouching(pairs, 0);
     block.putAll(pairs);
-  }
-  const forcesAt = start + 8 * numbers;
-  if (LITTLE_ENDIAN && (bytes.byteOffset + forcesAt) % 8 === 0) warm.nonZeroForcesInto(new Float64Array(bytes.buffer, bytes.byteOffset + forcesAt, nw));
-  else {
-    const forces = new Float64Block(bytes, forcesAt, nw);
-    for (let e = 0; e < warm.size; e++) if (!plusZero(warm.forceAt(e))) forces.put(warm.forceAt(e));
   }
   return bytes;
 }
@@ -397,8 +399,8 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
   const n = bytes.byteLength;
   const ends = (what: string): string => `the snapshot ends at byte ${n} before ${what} (truncated or not a snapshot)`;
   const magic = n >= 4 ? new DataView(bytes.buffer, bytes.byteOffset, n).getUint32(0, true) : -1;
-  if (magic === 0x32574e53 || magic === 0x33574e53) return `this is a snapshot of version ${magic === 0x32574e53 ? 2 : 3}; this World reads version 4 (take the snapshot again)`;
-  if (magic !== MAGIC) return `byte 0 does not start a snapshot (expected 'SNW4')`;
+  if (magic === 0x32574e53) return 'this is a snapshot of version 2; this World reads version 3 (take the snapshot again)';
+  if (magic !== MAGIC) return `byte 0 does not start a snapshot (expected 'SNW3')`;
   if (n < 9) return ends('the end of its header');
   if (bytes[4] !== VERSION) return `snapshot version ${bytes[4]}; this World reads version ${VERSION}`;
   const c = new Cursor(bytes);
@@ -420,7 +422,7 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
     return added && nb < bodies.length ? `body "${added.name}" was added after the snapshot was taken; remove it first, or take a snapshot again` : '';
   };
   if (nb !== bodies.length) return lifetime() || `the snapshot has ${nb} bodies, the world ${bodies.length}`;
-  let numbers = 1 + PAIR_SLOTS * np;
+  let numbers = 1 + nw + PAIR_SLOTS * np;
   for (let i = 0; i < nb; i++) {
     const h = heads[i], b = bodies[i], m = b.model;
     if (h.nq !== m.nq || h.nv !== m.nv) return lifetime() || `body ${i} ("${b.name}") has ${m.nq} q and ${m.nv} qd; the snapshot's body ${i} has ${h.nq} and ${h.nv} (taken from a world built otherwise?)`;
@@ -436,10 +438,9 @@ export function snapshotMismatch(bytes: Uint8Array, world: SnapshotWorld, remove
     c.readVarint(); c.readVarint();
   }
   const start = blockStart(c.at + nk);
-  const size = start + 8 * (numbers + nw);
-  if (size > n) return ends(`its ${numbers + nw} float64 numbers from byte ${start}`);
+  if (start + 8 * numbers > n) return ends(`its ${numbers} float64 numbers from byte ${start}`);
   if (np > 0 && !hasEvents) return 'the snapshot holds touching contact pairs but contact events are off here; set world.contactEvents = true first';
-  if (size !== n) return `the snapshot ends at byte ${size} but the buffer holds ${n}`;
+  if (start + 8 * numbers !== n) return `the snapshot ends at byte ${start + 8 * numbers} but the buffer holds ${n}`;
   return '';
 }
 
@@ -449,7 +450,7 @@ export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: Warm
   const c = new Cursor(bytes);
   const { nb, ns, nw, np, nk } = readCounts(c);
   const heads: BodyHead[] = [];
-  let numbers = 1 + PAIR_SLOTS * np;
+  let numbers = 1 + nw + PAIR_SLOTS * np;
   for (let i = 0; i < nb; i++) { const h = readHead(c); heads.push(h); numbers += bodyNumbers(h.flags, h.nq, h.nv, h.fext, h.kinematic); }
   for (let k = 0; k < ns; k++) {
     c.at += 4;
@@ -457,8 +458,7 @@ export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: Warm
     setSourceIds(sources[k], id, pinId);
   }
   const keysAt = c.at;
-  const start = blockStart(keysAt + nk);
-  const block = new Float64Block(bytes, start, numbers);
+  const block = new Float64Block(bytes, blockStart(keysAt + nk), numbers);
   const time = block.take();
   for (let i = 0; i < nb; i++) {
     const b = bodies[i], s = b.state, h = heads[i], flags = h.flags;
@@ -475,12 +475,12 @@ export function readSnapshot(bytes: Uint8Array, world: SnapshotWorld, warm: Warm
     const key = flags & KEY_NAME ? `n:${b.name}` : flags & KEY_HASH ? `h:${h.high.toString(16).padStart(8, '0')}${h.low.toString(16).padStart(8, '0')}` : '';
     bodyRestored(b, { sleeping: (flags & SLEEPING) !== 0, restTime, key, checkWarmStart: (flags & CHECK_WARM) !== 0, enabled: (flags & ENABLED) !== 0, energyCredit: credit });
   }
+  warm.clear();
+  decodeWarm(bytes, keysAt, nw, block, warm);
   if (events) {
     const pairs = new Float64Array(PAIR_SLOTS * np);
     block.takeAll(pairs);
     events.readTouching(pairs, 0, np);
   }
-  warm.clear();
-  decodeWarm(bytes, keysAt, nw, new Float64Block(bytes, start + 8 * numbers, nw), warm);
   world.time = time;
 }
