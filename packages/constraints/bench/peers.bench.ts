@@ -352,7 +352,7 @@ async function humanoidSim(engine: Engine, dt: number): Promise<{ step(): void; 
   const imp = importMJCF(text, { fileName: 'humanoid.xml' });
   const world = new World();
   for (const s of imp.staticShapes) world.addStatic(s);
-  const body = world.addBody(imp.model);
+  const body = world.addBody(imp.model, { excludedLinkPairs: imp.excludedLinkPairs });
   const part = Array.from({ length: imp.model.nLinks }, (_, i) => i);
   return {
     step: () => world.step(dt),

@@ -199,6 +199,36 @@ export interface AddBodyOptions {
    * and is never pushed. It starts moving at the velocities it is placed with.
    */
   kinematic?: boolean;
+  /**
+   * Pairs of links (by name or index) that never collide with each other, beyond those the world
+   * excludes itself: a link and its parent, a link and its nearest ancestor with shapes (a limb
+   * hung on shapeless intermediate links, one per joint axis, as MJCF bodies with several joints
+   * are imported), links whose shapes overlap in the neutral pose (excludeRestOverlaps). MJCF's
+   * `<contact><exclude>` pairs come as `importMJCF(...).excludedLinkPairs`.
+   */
+  excludedLinkPairs?: ReadonlyArray<readonly [string | number, string | number]>;
+}
+
+/**
+ * The nearest proper ancestor of link i that has collision shapes, or -1: links without shapes in
+ * between (the massless links between two joint axes of one part) do not keep a limb's shapes
+ * from colliding with the part it hangs from, whose shapes meet it at the joint.
+ */
+function parentWithShapes(model: Model, i: number): number {
+  let a = model.parent[i];
+  while (a >= 0 && model.shapes[a].length === 0) a = model.parent[a];
+  return a;
+}
+
+/** A pair of AddBodyOptions.excludedLinkPairs as link indices; a link that is not the model's is refused, naming it. */
+function linkPair(model: Model, pair: readonly [string | number, string | number]): [number, number] {
+  const index = (l: string | number): number => {
+    if (typeof l === 'string') return model.linkIndex(l);
+    if (Number.isInteger(l) && l >= 0 && l < model.nLinks) return l;
+    throw new RangeError(`World.addBody: excludedLinkPairs: link ${String(l)} is not a link of the model (an index in [0, ${model.nLinks - 1}] or a link name)`);
+  };
+  if (!Array.isArray(pair) || pair.length !== 2) throw new RangeError(`World.addBody: excludedLinkPairs: expected pairs [linkA, linkB], got ${JSON.stringify(pair)}`);
+  return [index(pair[0]), index(pair[1])];
 }
 
 /** Refuses placement options that do not fit the model (before the body is made). */
@@ -326,14 +356,20 @@ export class World {
    */
   addBody(model: Model, options: AddBodyOptions = {}): Body {
     placement(model, options);
+    // collision shapes of the model's links; a link never collides with its parent, nor with the
+    // nearest ancestor that has shapes (parentWithShapes), nor with the pairs the caller excludes
+    const excluded: [number, number][] = [];
+    for (let i = 0; i < model.nLinks; i++) {
+      if (model.parent[i] >= 0) excluded.push([model.parent[i], i]);
+      const a = model.shapes[i].length > 0 ? parentWithShapes(model, i) : -1;
+      if (a >= 0 && a !== model.parent[i]) excluded.push([a, i]);
+    }
+    for (const pair of options.excludedLinkPairs ?? []) excluded.push(linkPair(model, pair));
     const body = new Body(this.bodies.length, options.name ?? `body${this.bodiesAdded}`, model, options.state);
     body.serial = this.bodiesAdded++;
     if (options.name !== undefined) body.key = `n:${options.name}`;
     else this.unkeyed = true;
     body.state.gravity.set(this.gravity);
-    // collision shapes of the model's links; a link never collides with its parent
-    const excluded: [number, number][] = [];
-    for (let i = 0; i < model.nLinks; i++) if (model.parent[i] >= 0) excluded.push([model.parent[i], i]);
     this.collision.setBody(body.index, model.nLinks, { selfCollision: options.selfCollision ?? true, excludedLinkPairs: excluded });
     for (let i = 0; i < model.nLinks; i++) {
       for (const shape of model.shapes[i]) this.collision.addDynamicShape(body.index, i, shape, `${body.name}/${model.linkNames[i]}`);

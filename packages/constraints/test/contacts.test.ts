@@ -2,7 +2,7 @@
  * Contacts, friction and the World's step against analytic answers: a box on an incline (sticks
  * when tan(theta) < mu, slides with a = g (sin theta - mu cos theta) otherwise), a ball's rebound
  * height e^2 h, a ball rolling and a sliding ball rolling off at 5/7 of its speed, a projectile
- * stopped by a thin wall, bodies coming to rest and sleeping, the LCP
+ * stopped by a thin wall, a box sliding on a plane under each friction combine rule, bodies coming to rest and sleeping, the LCP
  * conditions of a pile's contact forces, and momentum kept on frictionless ground.
  */
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,45 @@ describe('a box on an incline', () => {
       });
     }
   }
+});
+
+describe('friction combine rules (ShapeDesc.frictionCombine)', () => {
+  // a box slides on a plane at 3 m/s: it decelerates at mu g, mu the two frictions combined by
+  // the rule that wins (geometric < average < min < multiply < max, as PhysX's modes)
+  const cases: [string | undefined, number, string | undefined, number, number][] = [
+    [undefined, 0.3, undefined, 0.6, Math.sqrt(0.3 * 0.6)],
+    ['average', 0.3, undefined, 0.6, 0.45],
+    ['min', 0.3, 'average', 0.6, 0.3],
+    ['multiply', 0.3, 'min', 0.6, 0.18],
+    ['max', 0.3, 'multiply', 0.6, 0.6],
+    [undefined, 0.3, 'max', 0.6, 0.6],
+    ['max', 0, undefined, 0.6, 0.6], // a frictionless shape that takes the other's friction (MJCF's condim 1)
+    ['max', 0, 'max', 0, 0], // two of them slide freely
+  ];
+  for (const [boxRule, boxMu, planeRule, planeMu, mu] of cases) {
+    it(`box ${boxRule ?? 'geometric'} (mu ${boxMu}) on a plane ${planeRule ?? 'geometric'} (mu ${planeMu}): decelerates at ${mu.toFixed(4)} g (1 %)`, () => {
+      const world = new World({ sleep: false });
+      world.addStatic({ geometry: { type: 'plane' }, friction: planeMu, ...(planeRule ? { frictionCombine: planeRule as never } : {}) });
+      const b = new ModelBuilder();
+      const m = 2, he = [0.2, 0.1, 0.15];
+      b.addLink({ name: 'box', parent: null, joint: { type: 'free' }, mass: m, inertia: [(m * (he[1] ** 2 + he[2] ** 2)) / 3, (m * (he[0] ** 2 + he[2] ** 2)) / 3, (m * (he[0] ** 2 + he[1] ** 2)) / 3, 0, 0, 0], shapes: [{ geometry: { type: 'box', halfExtents: he as [number, number, number] }, friction: boxMu, ...(boxRule ? { frictionCombine: boxRule as never } : {}) }] });
+      const body = world.addBody(b.build(), { position: [0, 0.1, 0], linearVelocity: [3, 0, 0] });
+      const x: number[] = [];
+      for (let s = 1; s <= 72; s++) {
+        world.step(1 / 240);
+        if (s % 24 === 0) x.push(body.state.q[0]);
+      }
+      // (still sliding at 0.3 s: 3 m/s stops after 3 / (0.6 g) = 0.51 s at the most)
+      const a = -(x[2] - 2 * x[1] + x[0]) / 0.1 ** 2;
+      if (mu === 0) expect(Math.abs(a)).toBeLessThan(1e-9);
+      else expect(Math.abs(a - mu * 9.81) / (mu * 9.81)).toBeLessThan(0.01);
+    });
+  }
+
+  it('refuses a rule it does not know, naming the shape and the rules', () => {
+    const world = new World();
+    expect(() => world.addStatic({ geometry: { type: 'plane' }, frictionCombine: 'maximum' as never })).toThrow(/frictionCombine must be one of 'geometric', 'average', 'min', 'multiply', 'max', got maximum/);
+  });
 });
 
 describe('torsional friction', () => {

@@ -32,6 +32,11 @@ export type ShapeGeometry =
    */
   | { type: 'heightfield'; rows: number; cols: number; spacingX: number; spacingZ: number; heights: ArrayLike<number> };
 
+/** How two shapes' friction coefficients combine at a contact (ShapeDesc.frictionCombine), in the order of precedence. */
+export const FRICTION_COMBINE = ['geometric', 'average', 'min', 'multiply', 'max'] as const;
+/** One of FRICTION_COMBINE: 'geometric' sqrt(mu_a mu_b), 'average', 'min', 'multiply' or 'max'. */
+export type FrictionCombine = (typeof FRICTION_COMBINE)[number];
+
 /** A collision shape on a link or in the world: its geometry, pose, material and collision filter. */
 export interface ShapeDesc {
   geometry: ShapeGeometry;
@@ -41,6 +46,12 @@ export interface ShapeDesc {
   rotation?: QuatLike;
   /** Coulomb friction coefficient (default 0.8). */
   friction?: number;
+  /**
+   * How this shape's friction combines with the other shape's at a contact (default 'geometric',
+   * sqrt(mu_a mu_b)): 'average', 'min', 'multiply' or 'max'. When the two shapes differ, the later
+   * in the order geometric, average, min, multiply, max wins (as PhysX's combine modes do).
+   */
+  frictionCombine?: FrictionCombine;
   /** Coefficient of restitution (default 0). */
   restitution?: number;
   /** Collision group bits this shape belongs to (default 1). */

@@ -3,7 +3,7 @@ import type { ShapeDesc } from '@sinew/featherstone';
 import { FormatError } from './errors.js';
 import type { ShapeDescription } from './types.js';
 
-const COMMON = ['position', 'rotation', 'friction', 'restitution', 'group', 'mask'] as const;
+const COMMON = ['position', 'rotation', 'friction', 'frictionCombine', 'restitution', 'group', 'mask'] as const;
 
 export function shapeToDesc(s: ShapeDescription): ShapeDesc {
   let d: ShapeDesc;
@@ -34,7 +34,7 @@ export function descToShape(d: ShapeDesc, path: string): ShapeDescription {
   for (const k of COMMON) {
     const v = d[k];
     if (v === undefined) continue;
-    (s as unknown as Record<string, unknown>)[k] = typeof v === 'number' ? v : Array.from(v as ArrayLike<number>);
+    (s as unknown as Record<string, unknown>)[k] = typeof v === 'number' || typeof v === 'string' ? v : Array.from(v as ArrayLike<number>);
   }
   return s;
 }

@@ -10,7 +10,7 @@
  * mass, inertias and shapes are in the link's own frame. For a free root, q = 0 places the link at
  * its joint frame, so a root joint's position is the character's as-modelled placement.
  */
-import type { JointTypeName } from '@sinew/featherstone';
+import type { FrictionCombine, JointTypeName } from '@sinew/featherstone';
 import type { Inertia6, Quat, Vec3 } from './math.js';
 
 /** The `format` field of a character description. */
@@ -120,6 +120,8 @@ export interface ShapeCommon {
   /** Shape orientation in the link frame (default identity). */
   rotation?: Quat;
   friction?: number;
+  /** How the friction combines with the other shape's at a contact (default 'geometric'; see ShapeDesc.frictionCombine). */
+  frictionCombine?: FrictionCombine;
   restitution?: number;
   group?: number;
   mask?: number;

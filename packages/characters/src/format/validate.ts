@@ -5,7 +5,7 @@
  * cannot: parents listed before children, no cycles, unique names, non-zero axes, ordered ranges,
  * positive semi-definite inertias.
  */
-import { JOINT_TYPE_NAMES, type JointTypeName } from '@sinew/featherstone';
+import { FRICTION_COMBINE, JOINT_TYPE_NAMES, type FrictionCombine, type JointTypeName } from '@sinew/featherstone';
 import { FormatError } from './errors.js';
 import { symmetricEigen3, inertiaToMat3 } from './math.js';
 import {
@@ -86,7 +86,7 @@ const SHAPE_KEYS: Record<ShapeDescription['type'], readonly string[]> = {
   box: ['halfExtents'],
   convex: ['points'],
 };
-const SHAPE_COMMON = ['type', 'position', 'rotation', 'friction', 'restitution', 'group', 'mask'];
+const SHAPE_COMMON = ['type', 'position', 'rotation', 'friction', 'frictionCombine', 'restitution', 'group', 'mask'];
 
 export function validateShape(v: unknown, path: string): ShapeDescription {
   const pre = object(v, path, Object.keys(v && typeof v === 'object' ? v : {}));
@@ -100,6 +100,10 @@ export function validateShape(v: unknown, path: string): ShapeDescription {
     position: optional(o, 'position', (x, p) => numbers(x, p, 3), path),
     rotation: optional(o, 'rotation', (x, p) => { const q = numbers(x, p, 4); nonZero(q, p, 'quaternion'); return q; }, path),
     friction: optional(o, 'friction', (x, p) => number(x, p, { min: 0 }), path),
+    frictionCombine: optional(o, 'frictionCombine', (x, p) => {
+      if (typeof x !== 'string' || !(FRICTION_COMBINE as readonly string[]).includes(x)) throw new FormatError(p, `expected one of ${FRICTION_COMBINE.join(', ')} (got ${describe(x)})`);
+      return x as FrictionCombine;
+    }, path),
     restitution: optional(o, 'restitution', (x, p) => number(x, p, { min: 0, max: 1 }), path),
     group: optional(o, 'group', (x, p) => number(x, p, { integer: true, min: 0, max: 0xffffffff }), path),
     mask: optional(o, 'mask', (x, p) => number(x, p, { integer: true, min: 0, max: 0xffffffff }), path),

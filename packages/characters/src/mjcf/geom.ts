@@ -44,6 +44,12 @@ export interface Geom {
   /** False for purely visual geoms (contype = conaffinity = 0). */
   collides: boolean;
   friction: number;
+  /** Contact dimensionality (1 frictionless, 3 sliding friction, 4 and 6 with torsional and rolling friction). */
+  condim: number;
+  /** Whether solref, solimp, solmix, margin or gap is set (MuJoCo's soft contact parameters). */
+  soft: boolean;
+  /** MuJoCo's contact priority (default 0). */
+  priority: number;
 }
 
 function volumeOf(type: GeomType, s: Vec3): number {
@@ -118,6 +124,9 @@ export function readGeom(a: Attrs, angles: AngleSettings, framePose: Pose): Geom
     group: a.number('group', 0),
     collides: contype !== 0 || conaffinity !== 0,
     friction: (a.numbers('friction', 1, 3) ?? [1])[0],
+    condim: a.number('condim', 3),
+    soft: ['solref', 'solimp', 'solmix', 'margin', 'gap'].some((k) => a.has(k)),
+    priority: a.number('priority', 0),
   };
 }
 
@@ -163,5 +172,7 @@ export function geomShape(g: Geom, toLink: Pose): ShapeDesc | null {
     case 'plane': geometry = { type: 'plane' }; rotation = quatMul(q, Y_TO_Z); break;
     default: return null;
   }
-  return { geometry, position: p, rotation, friction: g.friction };
+  // MuJoCo gives a contact the larger of its geoms' frictions and the larger condim: a condim 1
+  // (frictionless) geom takes its friction from the other geom, none if that one is condim 1 too
+  return { geometry, position: p, rotation, friction: g.condim === 1 ? 0 : g.friction, frictionCombine: 'max' };
 }

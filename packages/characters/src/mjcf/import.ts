@@ -56,7 +56,7 @@ import { descToShape } from '../format/shapes.js';
 import { Attrs, ownAttrs } from './attributes.js';
 import { DefaultClasses } from './defaults.js';
 import { errorAt, type SourcePos } from './errors.js';
-import { geomShape, readGeom } from './geom.js';
+import { type Geom, geomShape, readGeom } from './geom.js';
 import { expandIncludes, type IncludeReader } from './include.js';
 import { frameOrientation, isEulerSeq, toRadians, type AngleSettings } from './orientation.js';
 import { parseXML, type XmlElement } from './xml.js';
@@ -123,6 +123,12 @@ export interface MJCFImport {
   gravity: Vec3;
   /** Every MJCF body except the world, in document order (MuJoCo's body ids minus one). */
   bodies: MJCFBody[];
+  /**
+   * Link pairs of `<contact><exclude body1 body2>` (by link name), to pass on as
+   * `world.addBody(model, { excludedLinkPairs })`. (MuJoCo's own rule that a body never touches its
+   * parent body is the World's: a link never collides with its nearest ancestor that has shapes.)
+   */
+  excludedLinkPairs: [string, string][];
   /** Every MJCF joint, in MuJoCo's order. */
   joints: MJCFJoint[];
   /** Sizes of MuJoCo's qpos and qvel. */
@@ -179,7 +185,7 @@ interface JointDraft extends MJCFJoint {
 const BODY_CHILDREN = new Set(['body', 'joint', 'freejoint', 'geom', 'site', 'camera', 'light', 'inertial', 'frame', 'plugin']);
 const UNSUPPORTED_BODY_CHILDREN = new Set(['composite', 'flexcomp', 'attach', 'replicate']);
 const SECTIONS = new Set(['compiler', 'option', 'size', 'visual', 'statistic', 'default', 'asset', 'worldbody', 'contact', 'equality', 'tendon', 'actuator', 'sensor', 'keyframe', 'custom', 'extension', 'deformable']);
-const NOT_IMPORTED = ['contact', 'equality', 'tendon', 'actuator', 'sensor'];
+const NOT_IMPORTED = ['equality', 'tendon', 'actuator', 'sensor'];
 
 function readCompiler(els: XmlElement[]): Compiler {
   const c: Compiler = {
@@ -264,6 +270,8 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
   const links: LinkDraft[] = [];
   const joints: JointDraft[] = [];
   const staticShapes: ShapeDesc[] = [];
+  const census = new GeomCensus();
+  let softLimits = 0;
   const bodyNames = new Set<string>();
   const jointNames = new Set<string>();
   let nq = 0, nv = 0;
@@ -470,6 +478,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
           }
         }
         if (a.number('frictionloss', 0) > 0) warnings.push(`joint "${r.name}": frictionloss is not imported`);
+        if (joint.limits && ['solreflimit', 'solimplimit', 'margin'].some((key) => a.has(key))) softLimits++;
         links.push({
           name: last ? name! : `${name}/${r.name}`,
           parent: link,
@@ -495,6 +504,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
       if (k.el.name !== 'geom') continue;
       const g = readGeom(defaults.resolve(k.el, k.childclass), compiler, k.frame);
       if (!g.collides) continue;
+      census.add(g);
       if (info.link === -1) {
         const s = geomShape(g, toLink);
         if (s) staticShapes.push(s);
@@ -522,6 +532,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
       if (k.el.name === 'body') visitBody(k.el, k.frame, -1, -1, world, k.childclass);
       else if (k.el.name === 'geom') {
         const g = readGeom(defaults.resolve(k.el, k.childclass), compiler, k.frame);
+        if (g.collides) census.add(g);
         const s = g.collides ? geomShape(g, world) : null;
         if (s) staticShapes.push(s);
       } else if (k.el.name === 'joint' || k.el.name === 'freejoint') throw errorAt(k.el.pos, 'joints cannot be defined in the world body (expected them inside a <body>)');
@@ -530,6 +541,9 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
     }
   }
   if (links.length === 0) throw errorAt(worldbodies[0].pos, 'expected at least one body with a joint: the model has nothing that moves');
+  const excludedLinkPairs = readContactSection(sections('contact'), bodies.map((b) => b.info), links.map((l) => l.name), warnings);
+  warnings.push(...census.warnings());
+  if (softLimits > 0) warnings.push(`solreflimit, solimplimit and margin are not imported (${softLimits} limited joint${softLimits > 1 ? 's' : ''}): joint limits are hard rows`);
 
   // settotalmass, then the links' mass properties
   let totalMass = bodies.reduce((m, b) => m + b.mass.mass, 0);
@@ -662,6 +676,7 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
     timestep,
     gravity,
     bodies: bodies.map((b) => b.info),
+    excludedLinkPairs,
     joints: joints.map(({ name, type, body, link, qposAddress, dofAddress, ref }) => ({ name, type, body, link, qposAddress, dofAddress, ref })),
     nq,
     nv,
@@ -684,4 +699,71 @@ function limitsOf(a: Attrs, c: Compiler): [number, number] | null {
   const r = (a.vec('range', 2) ?? [0, 0]) as [number, number];
   if (r[0] > r[1]) a.fail('range', `expected lower <= upper (got "${a.raw('range')}")`);
   return r;
+}
+
+/**
+ * What MuJoCo does with contacts that the import does not, told once for the whole model.
+ * Imported: sliding friction combined as MuJoCo does, the larger of the two geoms' (frictionCombine
+ * 'max'), and condim 1 (frictionless) as a friction of 0, so that two condim 1 geoms slide and a
+ * condim 1 geom takes the other geom's friction. Told: condim 4 and 6 (torsional and rolling
+ * friction: only the sliding friction is imported); a condim 1 geom whose own friction MuJoCo
+ * would use against a condim 3 geom of less friction; priority; soft contact parameters (Sinew's
+ * contact rows are hard).
+ */
+class GeomCensus {
+  private readonly condim = new Map<number, number>();
+  private soft = 0;
+  private priority = 0;
+  /** The largest friction of a condim 1 geom, and the least of any other. */
+  private frictionless = 0;
+  private leastOther = Infinity;
+
+  add(g: Geom): void {
+    if (g.condim !== 3 && g.condim !== 1) this.condim.set(g.condim, (this.condim.get(g.condim) ?? 0) + 1);
+    if (g.soft) this.soft++;
+    if (g.priority !== 0) this.priority++;
+    if (g.condim === 1) this.frictionless = Math.max(this.frictionless, g.friction);
+    else this.leastOther = Math.min(this.leastOther, g.friction);
+  }
+
+  warnings(): string[] {
+    const out: string[] = [];
+    for (const [c, n] of [...this.condim].sort((x, y) => x[0] - y[0])) {
+      out.push(`condim ${c} is imported as condim 3 (${n} geom${n > 1 ? 's' : ''}): sliding friction only, no torsional or rolling friction`);
+    }
+    if (this.frictionless > this.leastOther) out.push(`condim 1 geoms (friction up to ${this.frictionless}) meet geoms of friction ${this.leastOther} with that lesser friction here; MuJoCo would take the condim 1 geom's`);
+    if (this.priority > 0) out.push(`priority is not imported (${this.priority} geom${this.priority > 1 ? 's' : ''}): every contact takes the larger friction`);
+    if (this.soft > 0) out.push(`solref, solimp, solmix, margin and gap are not imported (${this.soft} geom${this.soft > 1 ? 's' : ''}): contacts are hard rows`);
+    return out;
+  }
+}
+
+/**
+ * The <contact> section: each <exclude body1 body2> as the pair of links that carry the two
+ * bodies (by name); <pair> elements are not imported (a warning says how many). An exclude that
+ * names an unknown body, or a body fixed to the world, is refused or told.
+ */
+function readContactSection(els: XmlElement[], bodies: MJCFBody[], linkNames: string[], warnings: string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  let notImported = 0;
+  for (const el of els) {
+    for (const c of el.children) {
+      if (c.name === 'pair') { notImported++; continue; }
+      if (c.name !== 'exclude') throw errorAt(c.pos, `unknown element <${c.name}> in <contact> (expected <pair> or <exclude>)`);
+      const a = ownAttrs(c);
+      const link = (key: 'body1' | 'body2'): number => {
+        const name = a.raw(key);
+        if (name === undefined) a.fail(key, 'expected the name of a body');
+        const b = bodies.find((x) => x.name === name);
+        if (!b) a.fail(key, `no body is named "${name}" (expected the name of a body)`);
+        return b!.link;
+      };
+      const l1 = link('body1'), l2 = link('body2');
+      if (l1 === l2) continue; // (one link: its shapes never collide with each other)
+      if (l1 < 0 || l2 < 0) { warnings.push(`${c.pos.file}:${c.pos.line}: <exclude> of a body fixed to the world is not imported (its geoms are static shapes)`); continue; }
+      pairs.push([linkNames[l1], linkNames[l2]]);
+    }
+  }
+  if (notImported > 0) warnings.push(`<contact><pair> is not imported (${notImported} element${notImported > 1 ? 's' : ''})`);
+  return pairs;
 }

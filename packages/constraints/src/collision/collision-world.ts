@@ -295,6 +295,7 @@ export class CollisionWorld {
       store.params.set(c.params, SHAPE_PARAM_STRIDE * s);
       store.localPose.set(c.localPose, POSE_STRIDE * s);
       store.friction[s] = c.friction;
+      store.frictionCombine[s] = c.frictionCombine;
       store.restitution[s] = c.restitution;
       store.disabled[s] = this.collides(r) ? 0 : 1;
       store.group[s] = this.collides(r) ? c.group : 0;

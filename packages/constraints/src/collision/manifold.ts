@@ -234,7 +234,7 @@ export class ManifoldBuilder {
     const first = out.count;
     out.required += n;
     const frame = this.frame;
-    const friction = combineFriction(store.friction[a], store.friction[b]);
+    const friction = combineFriction(store.friction[a], store.friction[b], store.frictionCombine[a], store.frictionCombine[b]);
     const restitution = combineRestitution(store.restitution[a], store.restitution[b]);
     const shapeA = store.handle[a], shapeB = store.handle[b];
     const dynamicB = b < store.dynamicCount;

@@ -25,6 +25,8 @@ export class ShapeStore {
   readonly worldPose: Float64Array;
   readonly aabb: Float64Array;
   readonly friction: Float64Array;
+  /** Each slot's friction rule (CompiledShape.frictionCombine). */
+  readonly frictionCombine: Uint8Array;
   readonly restitution: Float64Array;
   readonly group: Uint32Array;
   readonly mask: Uint32Array;
@@ -51,6 +53,7 @@ export class ShapeStore {
     this.worldPose = new Float64Array(POSE_STRIDE * slotCount);
     this.aabb = new Float64Array(AABB_STRIDE * slotCount);
     this.friction = new Float64Array(slotCount);
+    this.frictionCombine = new Uint8Array(slotCount);
     this.restitution = new Float64Array(slotCount);
     this.group = new Uint32Array(slotCount);
     this.mask = new Uint32Array(slotCount);

@@ -3,7 +3,7 @@
  * the shape (its label: body, link and index, or the static index, and the caller's name) and says
  * what was expected and what was given.
  */
-import type { ShapeDesc } from '@sinew/featherstone';
+import { FRICTION_COMBINE, type ShapeDesc } from '@sinew/featherstone';
 import { HeightfieldData } from './heightfield.js';
 import { ConvexHullData } from './hull.js';
 import { DEFAULT_FRICTION, DEFAULT_RESTITUTION } from './material.js';
@@ -25,6 +25,8 @@ export interface CompiledShape {
   /** Pose of the shape in its link's frame (dynamic) or in the world (static). */
   localPose: Float64Array;
   friction: number;
+  /** Code of the shape's friction rule: its index in FRICTION_COMBINE (combineFriction). */
+  frictionCombine: number;
   restitution: number;
   group: number;
   mask: number;
@@ -174,6 +176,8 @@ export function compileShape(desc: ShapeDesc, label: string, isStatic: boolean):
   if (desc.sensor !== undefined && typeof desc.sensor !== 'boolean') fail(where, 'sensor must be true or false', desc.sensor);
   const friction = desc.friction === undefined ? DEFAULT_FRICTION : desc.friction;
   if (typeof friction !== 'number' || !Number.isFinite(friction) || friction < 0) fail(where, 'friction must be a finite number >= 0', friction);
+  const frictionCombine = FRICTION_COMBINE.indexOf(desc.frictionCombine ?? 'geometric');
+  if (frictionCombine < 0) fail(where, `frictionCombine must be one of ${FRICTION_COMBINE.map((r) => `'${r}'`).join(', ')}`, desc.frictionCombine);
   const restitution = desc.restitution === undefined ? DEFAULT_RESTITUTION : desc.restitution;
   if (typeof restitution !== 'number' || !Number.isFinite(restitution) || restitution < 0 || restitution > 1) {
     fail(where, 'restitution must be a number in [0, 1]', restitution);
@@ -183,6 +187,7 @@ export function compileShape(desc: ShapeDesc, label: string, isStatic: boolean):
     params,
     localPose,
     friction,
+    frictionCombine,
     restitution,
     group: bits(where, 'group', desc.group, 1),
     mask: bits(where, 'mask', desc.mask, 0xffffffff),
