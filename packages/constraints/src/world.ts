@@ -311,7 +311,7 @@ export class World {
   }
   readonly stats: StepStats = {
     time: 0, rows: 0, islands: 0, iterations: 0, residual: 0, halvings: 0, impacts: 0, staggered: 0, errorBefore: 0, errorAfter: 0,
-    clampedSpeeds: 0, ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, substeps: 1, passes: 0, recovery: '', error: '', contacts: 0, maxPenetration: 0, sleeping: 0, energyRemoved: 0, undone: 0, stabilizationHeld: 0, loadRetakes: 0,
+    clampedSpeeds: 0, ms: { rows: 0, dynamics: 0, k: 0, solve: 0, integrate: 0, stabilize: 0 }, substeps: 1, passes: 0, recovery: '', error: '', contacts: 0, maxPenetration: 0, sleeping: 0, energyRemoved: 0, undone: 0, stabilizationHeld: 0, stopsHeld: 0, loadRetakes: 0,
   };
   readonly collision: CollisionWorld;
   readonly contacts: ContactSource;
@@ -782,7 +782,7 @@ export class World {
     }
     const st = this.stats;
     st.clampedSpeeds = 0;
-    st.rows = 0; st.islands = 0; st.iterations = 0; st.residual = 0; st.halvings = 0; st.impacts = 0; st.staggered = 0; st.undone = 0; st.stabilizationHeld = 0; st.loadRetakes = 0; st.errorBefore = 0; st.errorAfter = 0; st.error = '';
+    st.rows = 0; st.islands = 0; st.iterations = 0; st.residual = 0; st.halvings = 0; st.impacts = 0; st.staggered = 0; st.undone = 0; st.stabilizationHeld = 0; st.stopsHeld = 0; st.loadRetakes = 0; st.errorBefore = 0; st.errorAfter = 0; st.error = '';
     st.ms.rows = 0; st.ms.dynamics = 0; st.ms.k = 0; st.ms.solve = 0; st.ms.integrate = 0; st.ms.stabilize = 0;
     st.passes = 0; st.recovery = '';
     const time0 = this.data.scalars[0];

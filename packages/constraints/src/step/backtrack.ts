@@ -13,6 +13,7 @@ import { rowPositionInto } from '../rows/measure.js';
 import { type RowBuffer, RowTag } from '../rows/row-buffer.js';
 import type { StepContext } from '../sources/source.js';
 import { awakeKinematics } from './kinematic-stage.js';
+import { holdPastStops } from './stops.js';
 import type { StepData } from './step-data.js';
 
 /** Every awake body's q and qd at the pass's start (Body.savedQ, savedQd), to which a halving returns. */
@@ -40,12 +41,34 @@ export function integrateWithBacktracking(d: StepData, rows: RowBuffer, ctx: Ste
       integrateSemiImplicit(b.model, b.state, b.qdd, d.stepLength as number, false, b.worldRule || b.island < 0);
       if (d.settings.maxJointSpeed < Infinity) clampJointSpeeds(d, b);
     }
-    if (halvings >= d.settings.maxHalvings || d.lastPass || 0.5 * (d.stepLength as number) < d.scalars[8]) break;
+    if (halvings >= d.settings.maxHalvings || d.lastPass || 0.5 * (d.stepLength as number) < d.scalars[8]) {
+      holdAtStops(d);
+      break;
+    }
     violation(d, rows, ctx);
     if (d.scalars[2] <= 1) break;
     for (let bi = 0; bi < bodies.length; bi++) { const b = bodies[bi]; if (!b.sleeping) b.restore(); }
     d.stepLength = (d.stepLength as number) * 0.5;
     d.stats.halvings++;
+  }
+}
+
+/**
+ * A pass that takes its length unchecked (the last of its sub-step, or one halved as far as it may
+ * be) leaves its contacts to speculative rows and stabilisation, but not its joints' stops: a
+ * limited joint it took further past its stops than the limits' backtracking tolerance (beyond
+ * where it stood at the pass's start) is held there (stops.ts), so that no budget of passes lets a
+ * light link turn through its stop. Counted in stats.stopsHeld.
+ */
+function holdAtStops(d: StepData): void {
+  const limits = d.limits;
+  if (!d.sources.includes(limits)) return;
+  const bodies = d.bodies;
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
+    if (b.sleeping) continue;
+    const held = holdPastStops(b, b.frameQ, limits.backtrackTolerance);
+    if (held > 0) { b.state.work.dynamicsValid = false; d.stats.stopsHeld += held; }
   }
 }
 

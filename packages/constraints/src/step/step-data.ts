@@ -69,6 +69,8 @@ export interface StepStats {
   undone: number;
   /** Post-stabilisation steps that would have moved a link further than their reach and were scaled down (step/stabilize.ts MAX_MOVE). */
   stabilizationHeld: number;
+  /** Joints held at their stops' backtracking tolerance after a pass that took its length unchecked (the last of a sub-step, or past maxHalvings; step/backtrack.ts). */
+  stopsHeld: number;
   /** Times the step was taken again from its start in twice the sub-steps because a pin opened or a pinned body's joint went past its stops (step/load-check.ts; only when the world chooses the sub-steps). */
   loadRetakes: number;
   /** Island solves whose sweeps failed (a residual above 100 m/s^2) and were solved again in two convex parts (ConstraintSolver.solveStaggered). */
