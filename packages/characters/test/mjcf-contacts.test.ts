@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { forwardKinematics, pointPosition, type Model } from '@sinew/featherstone';
 import { World } from '@sinew/constraints';
 import { importMJCF, type MJCFImport } from '../src/mjcf/index.js';
+import { slidingDeceleration } from '../../constraints/test/body-measures.js';
 
 const DATA = new URL('../../../../shared/data/mjcf/', import.meta.url);
 function load(path: string): { imp: MJCFImport; text: string } {
@@ -158,12 +159,7 @@ describe('MJCF: a contact\'s friction is MuJoCo\'s', () => {
       for (const s of imp.staticShapes) world.addStatic(s);
       // (MuJoCo's y is the SDK's x)
       const body = world.addBody(imp.model, { excludedLinkPairs: imp.excludedLinkPairs, linearVelocity: [3, 0, 0] });
-      const x: number[] = [];
-      for (let s = 1; s <= 72; s++) {
-        world.step(1 / 240);
-        if (s % 24 === 0) x.push(body.state.q[0]);
-      }
-      const a = -(x[2] - 2 * x[1] + x[0]) / 0.1 ** 2;
+      const a = slidingDeceleration(world, body);
       if (mu === 0) expect(Math.abs(a)).toBeLessThan(1e-9);
       else expect(Math.abs(a - mu * 9.81) / (mu * 9.81)).toBeLessThan(0.01);
     });
