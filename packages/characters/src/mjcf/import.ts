@@ -532,8 +532,9 @@ export function importMJCF(xmlText: string, options: MJCFOptions = {}): MJCFImpo
       if (k.el.name === 'body') visitBody(k.el, k.frame, -1, -1, world, k.childclass);
       else if (k.el.name === 'geom') {
         const g = readGeom(defaults.resolve(k.el, k.childclass), compiler, k.frame);
-        if (g.collides) census.add(g);
-        const s = g.collides ? geomShape(g, world) : null;
+        if (!g.collides) continue;
+        census.add(g);
+        const s = geomShape(g, world);
         if (s) staticShapes.push(s);
       } else if (k.el.name === 'joint' || k.el.name === 'freejoint') throw errorAt(k.el.pos, 'joints cannot be defined in the world body (expected them inside a <body>)');
       else if (k.el.name === 'inertial') throw errorAt(k.el.pos, 'the world body has no <inertial> (expected none in <worldbody>)');

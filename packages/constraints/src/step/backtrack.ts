@@ -56,18 +56,16 @@ export function integrateWithBacktracking(d: StepData, rows: RowBuffer, ctx: Ste
 /**
  * A pass that takes its length unchecked (the last of its sub-step, or one halved as far as it may
  * be) leaves its contacts to speculative rows and stabilisation, but not its joints' stops: a
- * limited joint it took further past its stops than the limits' backtracking tolerance (beyond
- * where it stood at the pass's start) is held there (stops.ts), so that no budget of passes lets a
+ * limited joint it took further past its stops than the limits' backtracking tolerance (and than
+ * it stood at the step's start) is held there (stops.ts), so that no budget of passes lets a
  * light link turn through its stop. Counted in stats.stopsHeld.
  */
 function holdAtStops(d: StepData): void {
-  const limits = d.limits;
-  if (!d.sources.includes(limits)) return;
   const bodies = d.bodies;
   for (let bi = 0; bi < bodies.length; bi++) {
     const b = bodies[bi];
     if (b.sleeping) continue;
-    const held = holdPastStops(b, b.frameQ, limits.backtrackTolerance);
+    const held = holdPastStops(b, d.limits.backtrackTolerance);
     if (held > 0) { b.state.work.dynamicsValid = false; d.stats.stopsHeld += held; }
   }
 }

@@ -31,13 +31,14 @@ const MAX_MOVE = 0.25;
 const MAX_REACH = 1;
 /**
  * How far past its stops (rad or m) post-stabilisation may take a joint, or no further than it
- * stood at the step's start where that was further: a link's origin stays within the reach while a short link turns about it
- * without bound, and limited chains of 5-20 cm links among ragdolls were turned 2 to 11 rad past
- * their stops in one step (and 1,891 rad over 3 s); a humanoid's hip (a ball joint with a cone of
- * 1.2 by 0.6 rad) tumbling onto stairs went 0.995 rad past its cone in one step. Such a joint is
- * held at that distance (the rest of the step stands). Scaling the whole step down instead, or
- * capping every joint's turn, held back the corrections of scenes that need them (a ragdoll under a
- * 200 kg crate rose 28.6 J above its lowest energy; a ragdoll tumbling down stairs 16 J). Held
+ * stood at the step's start where that was further: a link's origin stays within the reach while
+ * a short link turns about it without bound, and limited chains of 5-20 cm links among ragdolls
+ * were turned 2 to 11 rad past their stops in one step (and 1,891 rad over 3 s); a humanoid's hip
+ * (a ball joint with a cone of 1.2 by 0.6 rad) tumbling onto stairs went 0.995 rad past its cone
+ * in one step. Such a joint is held at that distance (the rest of the step stands). Scaling the
+ * whole step down instead, or capping every joint's turn, held back the corrections of scenes that
+ * need them (a ragdoll under a 200 kg crate rose 28.6 J above its lowest energy; a ragdoll tumbling
+ * down stairs 16 J). Held
  * against each Newton step's start at 0.25 rad, the passes of one step added up: a ragdoll spawned
  * into stairs went 1.66 rad past a stop in its first step of 8 passes. Held against the step's
  * start, 0 of 120 random scenes end beyond 0.1 rad (10 did); at the limits' backtracking tolerance,
@@ -49,7 +50,7 @@ const MAX_PAST = 0.1;
 /** Moves body b by the step dq in b.scratch from its q, holds its joints near their stops (holdPastStops, against q at the step's start), and poses it. */
 function takeStep(b: Body): void {
   integratePositions(b.model, b.state.q, b.scratch, 1);
-  holdPastStops(b, b.frameQ, MAX_PAST);
+  holdPastStops(b, MAX_PAST);
   b.state.work.dynamicsValid = false;
   forwardKinematics(b.model, b.state, true);
 }

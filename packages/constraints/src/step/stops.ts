@@ -1,6 +1,7 @@
 /**
  * Joints held near their stops: how far a move of the positions (a pass's integration, a Newton
- * step of post-stabilisation) may take a limited joint past its stops. Used where nothing else
+ * step of post-stabilisation) may take a limited joint past its stops, against where the step
+ * began (Body.frameQ). Used where nothing else
  * checks the move: post-stabilisation's Newton step, linear in the errors, may turn a short link
  * without bound (stabilize.ts MAX_PAST); and the last pass of a sub-step, which takes what remains
  * of it without backtracking (backtrack.ts).
@@ -11,12 +12,12 @@ import { jointViolations } from '../sources/joint-limits.js';
 
 /**
  * Holds each limited joint of b within `maxPast` (rad or m) of its stops, or within where it stood
- * at `before` (its q before the move) if that was further past: a revolute or prismatic joint at
- * that distance, a ball joint turned back toward its rotation before (holdBallPastStops); joints
+ * at the step's start (Body.frameQ) if that was further past: a revolute or prismatic joint at
+ * that distance, a ball joint turned back toward its rotation then (holdBallPastStops); joints
  * the game prescribes (Body.kinematic) are left as they are. Returns how many joints it held.
  */
-export function holdPastStops(b: Body, before: Float64Array, maxPast: number): number {
-  const m = b.model, q = b.state.q, prescribed = b.kinematic ? b.kinematic.link : null;
+export function holdPastStops(b: Body, maxPast: number): number {
+  const m = b.model, q = b.state.q, before = b.frameQ, prescribed = b.kinematic ? b.kinematic.link : null;
   let held = 0;
   for (let i = 0; i < m.nLinks; i++) {
     if (prescribed && prescribed[i]) continue;
